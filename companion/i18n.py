@@ -1,0 +1,52 @@
+"""Texts in English and Japanese, read from ``data/i18n``.
+
+The screens ask for their words by key; reasons from the rules engines are
+English sentences whose Japanese templates are looked up by the reason's key.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from companion.games.base import Reason
+
+LANGUAGES = ("en", "ja")
+DEFAULT_LANGUAGE = "en"
+DATA = Path(__file__).resolve().parent.parent / "data"
+I18N = DATA / "i18n"
+
+
+@cache
+def _table(name: str) -> dict[str, str]:
+    path = I18N / f"{name}.json"
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def ui_keys(lang: str) -> set[str]:
+    return set(_table(f"ui.{lang}"))
+
+
+def text(key: str, lang: str = DEFAULT_LANGUAGE, **params: object) -> str:
+    """A screen's text in ``lang``, falling back to English, then to the key."""
+    template = _table(f"ui.{lang}").get(key) or _table("ui.en").get(key) or key
+    return template.format(**params) if params else template
+
+
+def word(value: str, lang: str) -> str:
+    """A single word carried in a reason (a suit, a track, a state) in ``lang``."""
+    if lang == "en":
+        return value
+    return _table(f"words.{lang}").get(value, value)
+
+
+def reason_text(reason: Reason, lang: str = DEFAULT_LANGUAGE) -> str:
+    if lang == "en":
+        return reason.text
+    template = _table(f"reasons.{lang}").get(reason.key)
+    if template is None:
+        return reason.text
+    return template.format(**{k: word(v, lang) for k, v in reason.params.items()})
