@@ -150,7 +150,7 @@ class BlackHeartsEngine(Engine):
         ),
         "reaches-limit": (
             "game-end",
-            "{player} has {total} curse points, 13 or more: the game is over",
+            "{player} has {total} curse points: 13 or more ends the game",
         ),
         "lowest-wins": (
             "game-end",
