@@ -111,10 +111,15 @@ def entry(game: str, topic_id: str, lang: str = "en") -> Entry:
 # --- Tokenising --------------------------------------------------------------
 
 _STOPWORDS = frozenset(
-    "a an the is are was were be been do does did what whats when if and or of to "
-    "in on for my i me we our it its this that how can who whom which with at by "
-    "from there then than as so should would will shall i'm im get gets got "
-    "happen happens happened about rule rules".split()
+    {
+        "a", "an", "the", "is", "are", "was", "were", "be", "been", "do", "does", "did",
+        "what", "whats", "when", "if", "and", "or", "of", "to", "in", "on", "for", "my",
+        "i", "me", "we", "our", "it", "its", "this", "that", "how", "can", "who",
+        "whom", "which", "with", "at", "by", "from", "there", "then", "than", "as",
+        "so",
+        "should", "would", "will", "shall", "im", "get", "gets", "got", "happen",
+        "happens", "happened", "about", "rule", "rules",
+    }
 )
 _IRREGULAR = {
     "broken": "break", "broke": "break", "took": "take", "taken": "take",
@@ -146,9 +151,9 @@ def _stem(word: str) -> str:
         word = word[:-3]
         if len(word) > 2 and word[-1] == word[-2]:
             word = word[:-1]
-    elif word.endswith("ed") and len(word) > 4:
-        word = word[:-2]
-    elif word.endswith(("ches", "shes", "sses", "xes")):
+    elif (word.endswith("ed") and len(word) > 4) or word.endswith(
+        ("ches", "shes", "sses", "xes")
+    ):
         word = word[:-2]
     elif word.endswith("s") and not word.endswith("ss"):
         word = word[:-1]
@@ -269,15 +274,6 @@ class _Index:
         return found
 
 
-def _weighted_fields(e: Entry, lang: str) -> dict[str, tuple[list[str], float]]:
-    return {
-        "title": (tokens(e.title), TITLE_WEIGHT),
-        "keywords": (tokens(" ".join(e.keywords)), KEYWORD_WEIGHT),
-        "body": (tokens(e.body), BODY_WEIGHT),
-        "game": (tokens(GAME_NAMES[lang][e.game]), GAME_WEIGHT),
-    }
-
-
 _WEIGHTS = {
     "title": TITLE_WEIGHT,
     "keywords": KEYWORD_WEIGHT,
@@ -286,12 +282,21 @@ _WEIGHTS = {
 }
 
 
+def _fields(e: Entry, lang: str) -> dict[str, set[str]]:
+    return {
+        "title": set(tokens(e.title)),
+        "keywords": set(tokens(" ".join(e.keywords))),
+        "body": set(tokens(e.body)),
+        "game": set(tokens(GAME_NAMES[lang][e.game])),
+    }
+
+
 @cache
 def _index(lang: str) -> _Index:
     docs: list[_Doc] = []
     df: dict[str, int] = defaultdict(int)
     for e in _load(lang):
-        fields = {name: set(toks) for name, (toks, _) in _weighted_fields(e, lang).items()}
+        fields = _fields(e, lang)
         phrases = [(tuple(tokens(k)), KEYWORD_WEIGHT) for k in e.keywords]
         phrases.append((tuple(tokens(e.title)), TITLE_WEIGHT))
         docs.append(_Doc(e, fields, [(p, w) for p, w in phrases if len(p) > 1]))
