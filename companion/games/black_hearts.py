@@ -64,9 +64,7 @@ def round_deck(player_count: int, two_oclock: str) -> Deck:
 
 
 def _names(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return ", ".join(names)
 
 
 def _codes(cards: list[Card]) -> str:
@@ -103,8 +101,13 @@ class BlackHeartsEngine(Engine):
     texts: ClassVar[dict[str, tuple[str, str]]] = {
         "round-cards": (
             "setup",
-            "Round {round} uses the six Curse cards, {fixed} and {random} Random "
-            "cards: five cards for each of the {count} players",
+            "Round {round} uses the six Curse cards, the six Fixed cards and "
+            "{random} Random cards: five cards for each of the {count} players",
+        ),
+        "round-cards-three": (
+            "setup",
+            "Round {round} uses the six Curse cards, of the Fixed cards only "
+            "{card}, and {random} Random cards: five cards for each of the 3 players",
         ),
         "round-leader": (
             "two-oclock",
@@ -269,13 +272,9 @@ class BlackHeartsEngine(Engine):
         two_oclock = state.options["two_oclock"]
         self.say(
             out,
-            "round-cards",
+            "round-cards-three" if count == 3 else "round-cards",
             round=state.round_number,
-            fixed=(
-                f"only the Fixed card {two_oclock}"
-                if count == 3
-                else "the six Fixed cards"
-            ),
+            card=two_oclock,
             random=RANDOM_PER_ROUND[count],
             count=count,
         )
@@ -365,7 +364,7 @@ class BlackHeartsEngine(Engine):
         self, out: Outcome, plays: list[Play], winner: Play, reversed_: bool
     ) -> None:
         tied = [
-            f"{play.player}'s {play.card}"
+            f"{play.player} ({play.card})"
             for play in plays
             if play is not winner and play.card.number == winner.card.number
         ]

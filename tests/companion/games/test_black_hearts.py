@@ -119,6 +119,8 @@ def test_three_players_use_only_the_two_oclock_fixed_card() -> None:
     assert error.event == 2
     assert "F1 is not a card of this game" in error.message
     assert summary([rnd(), trick("F2", "C3", "C1")], THREE)["leader"] == "Ben"
+    text = play([rnd()], THREE).steps[0].outcome.reasons[0].text
+    assert "of the Fixed cards only F2, and 8 Random cards" in text
 
 
 def test_three_players_keep_the_chosen_two_oclock() -> None:
@@ -224,7 +226,7 @@ def test_a_tie_goes_to_the_card_played_latest() -> None:
     assert result.summary()["leader"] == "Dee"
     text = result.steps[1].outcome.reasons[1].text
     assert text.startswith("Dee wins with W6: tied for the highest with")
-    assert "Ben's W6 and Cy's C6" in text
+    assert "Ben (W6), Cy (C6)" in text
 
 
 def test_a_tie_counts_from_the_trick_leader_not_the_seating() -> None:
@@ -564,6 +566,7 @@ def test_random_legal_games(
         leader = next(n for n in players if Card.parse(two_oclock) in hands[n])
         result.apply(rnd(leader, reversed=rng.random() < 0.3))
         summaries.append(result.summary())
+        check_state(result, hands, dealt)
         for number in range(5):
             seats = clockwise(players, leader)
             cards = []
