@@ -1,17 +1,64 @@
 """The store: every game's log and the table's settings, kept in TinyDB files.
 
-(Interface fixed; the implementation is being written.)
+Games in progress live in ``live.json``, a small file rewritten on every
+recorded trick; finished, abandoned and deleted games live in
+``archive.json``, rewritten only when a game moves in or out. So recording a
+trick costs the same with no history as with years of it. Both files use
+:class:`~companion.storage.AtomicJSONStorage`.
+
+Only inputs are kept: each game's log (header and events), its redo stack and
+timestamps. What a listing shows about the outcome (finished, winners) is a
+cache refreshed from a replay on every write and recomputable with
+:meth:`Store.refresh`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import json
+import secrets
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
+from tinydb import TinyDB, where
+from tinydb.queries import QueryLike
+from tinydb.storages import MemoryStorage
+from tinydb.table import Document, Table
+
+from companion.errors import FormatError, LogError, StoreError
+from companion.games import SLUGS
 from companion.games.base import Event
 from companion.log import GameLog
-from companion.replay import Replay
+from companion.replay import Replay, replay
+from companion.storage import AtomicJSONStorage, remove_stale_temporaries
+
+try:
+    import fcntl
+except ImportError:  # Windows: the in-process lock is all there is
+    fcntl = None  # type: ignore[assignment]
+
+SCHEMA = 1
+LIVE_FILE = "live.json"
+ARCHIVE_FILE = "archive.json"
+LOCK_FILE = ".lock"
+
+# Data written under schema version v is brought to v + 1 by MIGRATIONS[v],
+# called with the open store before anything else reads it.
+MIGRATIONS: dict[int, Callable[[Store], None]] = {}
+
+# A change to a game's (events, redo stack), returning the new pair.
+Edited = tuple[list[Event], list[Event]]
+
+STATE_IN_PROGRESS = "in progress"
+STATE_FINISHED = "finished"
+STATE_ABANDONED = "abandoned"
+STATE_DELETED = "deleted"
 
 
 @dataclass
@@ -25,6 +72,17 @@ class GameInfo:
     finished: bool
     winners: list[str] = field(default_factory=list)
     deleted: bool = False
+    archived: bool = False  # moved out of the games in progress
+    updated: str = ""  # ISO 8601, UTC: the last change
+    events: int = 0
+
+    @property
+    def state(self) -> str:
+        if self.deleted:
+            return STATE_DELETED
+        if self.finished:
+            return STATE_FINISHED
+        return STATE_ABANDONED if self.archived else STATE_IN_PROGRESS
 
 
 @dataclass
@@ -34,34 +92,523 @@ class StoredGame:
     redo: list[Event]  # undone events, the next to redo last
 
 
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _plain(value: Any, what: str) -> Any:
+    """A deep copy holding only what JSON keeps, so what is stored reads back equal."""
+    try:
+        return json.loads(json.dumps(value, ensure_ascii=False, allow_nan=False))
+    except (TypeError, ValueError) as error:
+        raise FormatError(f"{what} cannot be saved: {error}") from None
+
+
+def _info(doc: dict[str, Any]) -> GameInfo:
+    return GameInfo(
+        id=doc["id"],
+        game=doc["game"],
+        players=list(doc["players"]),
+        started=doc["started"],
+        finished=bool(doc["finished"]),
+        winners=list(doc["winners"]),
+        deleted=bool(doc["deleted"]),
+        archived=bool(doc["archived"]),
+        updated=doc["updated"],
+        events=int(doc["events"]),
+    )
+
+
+def _outcome(result: Replay) -> dict[str, Any]:
+    """The listing's cached view of a replay."""
+    finished = bool(result.state.finished)
+    return {
+        "finished": finished,
+        "winners": list(result.state.winners) if finished else [],
+        "events": len(result.log.events),
+    }
+
+
+class _Guard:
+    """One lock per data folder and process, plus a file lock between processes.
+
+    Reads take the thread lock only (files are replaced whole, so another
+    process never shows a half-written one); every read-modify-write also
+    takes an exclusive ``flock`` on ``.lock`` where the system has one.
+    """
+
+    def __init__(self, folder: Path | None) -> None:
+        self._lock = threading.RLock()
+        self._folder = folder
+        self._depth = 0
+        self._handle: TextIO | None = None
+
+    @contextlib.contextmanager
+    def read(self) -> Iterator[None]:
+        with self._lock:
+            yield
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[None]:
+        with self._lock:
+            if self._depth == 0:
+                self._lock_file()
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+                if self._depth == 0 and self._handle is not None:
+                    fcntl.flock(self._handle.fileno(), fcntl.LOCK_UN)
+
+    def _lock_file(self) -> None:
+        if self._folder is None or fcntl is None:
+            return
+        if self._handle is None:
+            self._folder.mkdir(parents=True, exist_ok=True)
+            self._handle = open(self._folder / LOCK_FILE, "a")  # noqa: SIM115
+        fcntl.flock(self._handle.fileno(), fcntl.LOCK_EX)
+
+
+_GUARDS: dict[Path, _Guard] = {}
+_GUARDS_LOCK = threading.Lock()
+
+
+def _guard_for(folder: Path) -> _Guard:
+    key = folder.resolve()
+    with _GUARDS_LOCK:
+        if key not in _GUARDS:
+            _GUARDS[key] = _Guard(key)
+        return _GUARDS[key]
+
+
+def _next_doc_id(table: Table) -> int:
+    # TinyDB remembers the next id per Table object; another Store on the
+    # same file would not see it, so the id is worked out afresh each time.
+    return max((doc.doc_id for doc in table), default=0) + 1
+
+
+def _insert(table: Table, doc: dict[str, Any]) -> None:
+    table.insert(Document(doc, doc_id=_next_doc_id(table)))
+
+
+def _upsert(table: Table, condition: QueryLike, doc: dict[str, Any]) -> None:
+    found = table.get(condition)
+    if isinstance(found, Document):
+        table.update(doc, doc_ids=[found.doc_id])
+    else:
+        _insert(table, doc)
+
+
 class Store:
-    def __init__(self, folder: Path | str) -> None:
-        raise NotImplementedError
+    """Every game the table recorded, and what it remembers between games.
+
+    Pass ``memory=True`` for a store that lives in memory only (TinyDB's
+    MemoryStorage); ``fsync=False`` skips flushing to the disk (tests only).
+    """
+
+    def __init__(
+        self, folder: Path | str, *, memory: bool = False, fsync: bool = True
+    ) -> None:
+        self.folder = Path(folder)
+        self._warnings: list[str] = []
+        if memory:
+            self._guard = _Guard(None)
+            live = TinyDB(storage=MemoryStorage)
+            archive = TinyDB(storage=MemoryStorage)
+        else:
+            self._guard = _guard_for(self.folder)
+            storage = partial(
+                AtomicJSONStorage, warn=self._warnings.append, fsync=fsync
+            )
+            live = TinyDB(self.folder / LIVE_FILE, storage=storage)
+            archive = TinyDB(self.folder / ARCHIVE_FILE, storage=storage)
+        self._dbs = (live, archive)
+        self._live = live.table("games", cache_size=0)
+        self._archive = archive.table("games", cache_size=0)
+        self._meta = live.table("meta", cache_size=0)
+        self._settings = live.table("settings", cache_size=0)
+        self._options = live.table("table_options", cache_size=0)
+        self._open(memory)
+
+    # opening
+
+    def _open(self, memory: bool) -> None:
+        with self._guard.read():
+            version = self.schema()
+            if version > SCHEMA:
+                raise StoreError(
+                    f"The saved games in {self.folder} were written by a newer "
+                    f"version of the app (data version {version}; this one knows "
+                    f"up to {SCHEMA}). Please update the app."
+                )
+            if version < SCHEMA:
+                with self._guard.write():
+                    for step in range(version, SCHEMA):
+                        MIGRATIONS[step](self)
+                        self._meta.truncate()
+                        self._meta.insert({"schema": step + 1})
+            self._settle_moves()
+        if not memory and self.folder.is_dir():
+            remove_stale_temporaries(self.folder)
+
+    def schema(self) -> int:
+        """The data version on disk (the current one for a new store)."""
+        with self._guard.read():
+            for doc in self._meta:
+                return int(doc["schema"])
+            return SCHEMA
+
+    def _settle_moves(self) -> None:
+        """Finish a move between the files that a crash interrupted.
+
+        A game moves by being written to its new file first and then removed
+        from the old one, each copy carrying a revision number; a game found
+        in both files keeps the copy with the higher revision.
+        """
+        archived = {doc["id"]: doc for doc in self._archive}
+        doubles = [doc for doc in self._live if doc["id"] in archived]
+        if not doubles:
+            return
+        with self._guard.write():
+            for doc in doubles:
+                other = archived[doc["id"]]
+                if doc["rev"] >= other["rev"]:
+                    self._archive.remove(doc_ids=[other.doc_id])
+                else:
+                    self._live.remove(doc_ids=[doc.doc_id])
+
+    def close(self) -> None:
+        for db in self._dbs:
+            db.close()
+
+    def warnings(self) -> list[str]:
+        """What went wrong with the files, in words to show the player."""
+        return list(self._warnings)
+
+    def clear_warnings(self) -> None:
+        self._warnings.clear()
+
+    # finding games
+
+    def _find(self, game_id: str) -> tuple[Table, Document]:
+        for table in (self._live, self._archive):
+            doc = table.get(where("id") == game_id)
+            if isinstance(doc, Document):
+                return table, doc
+        raise StoreError(f'There is no saved game "{game_id}".')
+
+    def _ids(self) -> set[str]:
+        return {doc["id"] for table in (self._live, self._archive) for doc in table}
+
+    def _new_id(self) -> str:
+        taken = self._ids()
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        while True:
+            game_id = f"{stamp}-{secrets.token_hex(2)}"
+            if game_id not in taken:
+                return game_id
+
+    def _ensure_schema_saved(self) -> None:
+        if len(self._meta) == 0:
+            self._meta.insert({"schema": SCHEMA})
+
+    def _move(self, source: Table, doc: Document, fields: dict[str, Any]) -> None:
+        """Rewrite a game, into the other file when ``fields`` say it belongs there."""
+        new = {**doc, **fields, "rev": doc["rev"] + 1, "updated": _now()}
+        target = self._archive if new["archived"] or new["deleted"] else self._live
+        if target is source:
+            source.update(new, doc_ids=[doc.doc_id])
+            return
+        # New copy first, old copy last: see _settle_moves.
+        _insert(target, new)
+        source.remove(doc_ids=[doc.doc_id])
 
     # games in progress
-    def create_game(self, log: GameLog) -> str: ...
-    def append(self, game_id: str, event: Event) -> Replay: ...
-    def undo(self, game_id: str) -> Replay: ...
-    def redo(self, game_id: str) -> Replay: ...
-    def replace_event(self, game_id: str, number: int, event: Event) -> Replay: ...
-    def delete_event(self, game_id: str, number: int) -> Replay: ...
-    def load(self, game_id: str) -> StoredGame: ...
-    def replay(self, game_id: str) -> Replay: ...
+
+    def create_game(self, log: GameLog) -> str:
+        """Save a new game (its header, and any events it already has)."""
+        return self._add(log, archive_if_over=False)
+
+    def import_log(self, log: GameLog) -> str:
+        """Save a game from elsewhere; one that is already over goes to the archive."""
+        return self._add(log, archive_if_over=True)
+
+    def _add(self, log: GameLog, *, archive_if_over: bool) -> str:
+        log = GameLog.from_dict(_plain(log.to_dict(), "The game"))
+        result = replay(log)
+        with self._guard.write():
+            self._ensure_schema_saved()
+            game_id = self._new_id()
+            now = _now()
+            outcome = _outcome(result)
+            archived = archive_if_over and outcome["finished"]
+            doc = {
+                "id": game_id,
+                "game": log.game,
+                "players": list(log.players),
+                "started": now,
+                "updated": now,
+                "rev": 1,
+                "deleted": False,
+                "archived": archived,
+                **outcome,
+                "log": log.to_dict(),
+                "redo": [],
+            }
+            _insert(self._archive if archived else self._live, doc)
+            return game_id
+
+    def _edit(
+        self,
+        game_id: str,
+        change: Callable[[list[Event], list[Event]], Edited],
+    ) -> Replay:
+        """Change a game's events; the new log must replay or nothing changes.
+
+        Editing an archived game brings it back to the games in progress
+        (finish it again once it is over).
+        """
+        with self._guard.write():
+            self._ensure_schema_saved()
+            table, doc = self._find(game_id)
+            if doc["deleted"]:
+                raise StoreError(
+                    f'The game "{game_id}" is in the trash; restore it first.'
+                )
+            stored = copy.deepcopy(doc["log"])
+            events, redo = change(stored["events"], copy.deepcopy(doc["redo"]))
+            log = GameLog.from_dict({**stored, "events": events})
+            result = replay(log)
+            fields = {"archived": False, "log": log.to_dict(), "redo": redo}
+            self._move(table, doc, {**fields, **_outcome(result)})
+            return result
+
+    def append(self, game_id: str, event: Event) -> Replay:
+        """Record one more event; a LogError from the rules refuses it."""
+        event = _plain(event, "The event")
+
+        def change(events: list[Event], redo: list[Event]) -> Edited:
+            # Recording what would have been redone anyway keeps the rest of redo.
+            keep = redo[:-1] if redo and redo[-1] == event else []
+            return [*events, event], keep
+
+        return self._edit(game_id, change)
+
+    def undo(self, game_id: str) -> Replay:
+        def change(events: list[Event], redo: list[Event]) -> Edited:
+            if not events:
+                raise StoreError("There is nothing to undo in this game.")
+            return events[:-1], [*redo, events[-1]]
+
+        return self._edit(game_id, change)
+
+    def redo(self, game_id: str) -> Replay:
+        def change(events: list[Event], redo: list[Event]) -> Edited:
+            if not redo:
+                raise StoreError("There is nothing to redo in this game.")
+            return [*events, redo[-1]], redo[:-1]
+
+        return self._edit(game_id, change)
+
+    def replace_event(self, game_id: str, number: int, event: Event) -> Replay:
+        """Put ``event`` in place of event ``number`` (1-based) and replay."""
+        event = _plain(event, "The event")
+
+        def change(events: list[Event], redo: list[Event]) -> Edited:
+            _check_number(events, number)
+            return [*events[: number - 1], event, *events[number:]], []
+
+        return self._edit(game_id, change)
+
+    def delete_event(self, game_id: str, number: int) -> Replay:
+        """Remove event ``number`` (1-based) and replay."""
+
+        def change(events: list[Event], redo: list[Event]) -> Edited:
+            _check_number(events, number)
+            return [*events[: number - 1], *events[number:]], []
+
+        return self._edit(game_id, change)
+
+    def load(self, game_id: str) -> StoredGame:
+        with self._guard.read():
+            _, doc = self._find(game_id)
+            doc = copy.deepcopy(dict(doc))
+        return StoredGame(_info(doc), GameLog.from_dict(doc["log"]), doc["redo"])
+
+    def replay(self, game_id: str) -> Replay:
+        return replay(self.load(game_id).log)
 
     # the list and the archive
+
     def list_games(
-        self, game: str | None = None, player: str | None = None
-    ) -> list[GameInfo]: ...
-    def unfinished(self) -> list[GameInfo]: ...
-    def finish(self, game_id: str) -> None: ...
-    def delete_game(self, game_id: str) -> None: ...
-    def restore_game(self, game_id: str) -> None: ...
-    def import_log(self, log: GameLog) -> str: ...
+        self,
+        game: str | None = None,
+        player: str | None = None,
+        include_deleted: bool = False,
+    ) -> list[GameInfo]:
+        """Saved games, newest first, optionally of one game and with one player."""
+        wanted = player.casefold() if player is not None else None
+        with self._guard.read():
+            games = [
+                _info(doc)
+                for table in (self._live, self._archive)
+                for doc in table
+                if (include_deleted or not doc["deleted"])
+                and (game is None or doc["game"] == game)
+                and (wanted is None or _has_player(doc, wanted))
+            ]
+        games.sort(key=lambda info: (info.started, info.id), reverse=True)
+        return games
+
+    def unfinished(self) -> list[GameInfo]:
+        """Games still being played, newest first."""
+        with self._guard.read():
+            games = [_info(doc) for doc in self._live if not doc["finished"]]
+        games.sort(key=lambda info: (info.started, info.id), reverse=True)
+        return games
+
+    def finish(self, game_id: str, abandon: bool = False) -> None:
+        """Move a game that is over to the archive; doing it twice does nothing.
+
+        A game that is not over is refused unless ``abandon`` is set: then it
+        is archived as abandoned (it can still be edited, which reopens it).
+        """
+        with self._guard.write():
+            self._ensure_schema_saved()
+            table, doc = self._find(game_id)
+            if doc["deleted"]:
+                raise StoreError(
+                    f'The game "{game_id}" is in the trash; restore it first.'
+                )
+            if doc["archived"]:
+                return
+            fields: dict[str, Any] = {"archived": True}
+            if not abandon:
+                result = replay(GameLog.from_dict(copy.deepcopy(doc["log"])))
+                fields.update(_outcome(result))
+                if not fields["finished"]:
+                    raise StoreError(
+                        f'The game "{game_id}" is not over yet. Record the rest '
+                        "of it, or archive it as abandoned."
+                    )
+            self._move(table, doc, fields)
+
+    def delete_game(self, game_id: str) -> None:
+        """Move a game to the trash (see restore_game and purge_game)."""
+        self._set_deleted(game_id, True)
+
+    def restore_game(self, game_id: str) -> None:
+        """Take a game out of the trash, back where it was."""
+        self._set_deleted(game_id, False)
+
+    def _set_deleted(self, game_id: str, deleted: bool) -> None:
+        with self._guard.write():
+            self._ensure_schema_saved()
+            table, doc = self._find(game_id)
+            if doc["deleted"] != deleted:
+                self._move(table, doc, {"deleted": deleted})
+
+    def purge_game(self, game_id: str) -> None:
+        """Remove a game in the trash for good."""
+        with self._guard.write():
+            table, doc = self._find(game_id)
+            if not doc["deleted"]:
+                raise StoreError(
+                    f'The game "{game_id}" is not in the trash; delete it first.'
+                )
+            table.remove(doc_ids=[doc.doc_id])
+
+    def refresh(self) -> list[str]:
+        """Recompute every game's cached outcome from its log.
+
+        Returns the ids of games whose log no longer replays (left unchanged).
+        """
+        failed: list[str] = []
+        with self._guard.write():
+            for table in (self._live, self._archive):
+                for doc in list(table):
+                    try:
+                        result = replay(GameLog.from_dict(copy.deepcopy(doc["log"])))
+                    except LogError:
+                        failed.append(doc["id"])
+                        continue
+                    outcome = _outcome(result)
+                    if any(doc[key] != value for key, value in outcome.items()):
+                        table.update(outcome, doc_ids=[doc.doc_id])
+        return failed
 
     # what the table remembers
-    def known_players(self) -> list[str]: ...
-    def table_options(self, game: str) -> dict[str, Any]: ...
-    def remember_options(self, game: str, options: dict[str, Any]) -> None: ...
-    def get_setting(self, key: str, default: Any = None) -> Any: ...
-    def set_setting(self, key: str, value: Any) -> None: ...
-    def warnings(self) -> list[str]: ...
+
+    def known_players(self) -> list[str]:
+        """Every name in a saved game, most recently seen first."""
+        names: dict[str, None] = {}
+        for info in self.list_games():
+            for name in info.players:
+                names.setdefault(name)
+        return list(names)
+
+    def table_options(self, game: str, players: int | None = None) -> dict[str, Any]:
+        """The options this table confirmed for ``game``, as the next game's defaults.
+
+        Options remembered for a number of players override those remembered
+        without one (some printed numbers differ by player count).
+        """
+        _check_slug(game)
+        with self._guard.read():
+            docs = self._options.search(where("game") == game)
+        chosen: dict[str, Any] = {}
+        for count in (None, players) if players is not None else (None,):
+            for doc in docs:
+                if doc["players"] == count:
+                    chosen.update(copy.deepcopy(doc["options"]))
+        return chosen
+
+    def remember_options(
+        self, game: str, options: dict[str, Any], players: int | None = None
+    ) -> None:
+        """Keep ``options`` (merged over what was kept) for the next ``game``."""
+        _check_slug(game)
+        options = _plain(options, "The options")
+        if not isinstance(options, dict):
+            raise FormatError("The options must be a set of named values.")
+        with self._guard.write():
+            self._ensure_schema_saved()
+            condition = (where("game") == game) & (where("players") == players)
+            found = self._options.get(condition)
+            kept = dict(found["options"]) if isinstance(found, Document) else {}
+            kept.update(options)
+            _upsert(
+                self._options,
+                condition,
+                {"game": game, "players": players, "options": kept},
+            )
+
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        with self._guard.read():
+            doc = self._settings.get(where("key") == key)
+        if isinstance(doc, Document):
+            return copy.deepcopy(doc["value"])
+        return default
+
+    def set_setting(self, key: str, value: Any) -> None:
+        value = _plain(value, f'The setting "{key}"')
+        with self._guard.write():
+            self._ensure_schema_saved()
+            _upsert(self._settings, where("key") == key, {"key": key, "value": value})
+
+
+def _has_player(doc: dict[str, Any], folded_name: str) -> bool:
+    return any(name.casefold() == folded_name for name in doc["players"])
+
+
+def _check_number(events: list[Event], number: int) -> None:
+    if not 1 <= number <= len(events):
+        raise StoreError(
+            f"There is no event {number} in this game (it has {len(events)})."
+        )
+
+
+def _check_slug(game: str) -> None:
+    if game not in SLUGS:
+        raise StoreError(f'Unknown game "{game}" (known games: {", ".join(SLUGS)}).')
