@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from companion.errors import LogError
+from companion.games import SLUGS
 from companion.log import loads
 from companion.replay import Replay, replay
 
@@ -56,6 +57,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rules(args: argparse.Namespace) -> int:
+    # Imported here so the other commands do not pay for loading the reference.
+    from companion.rules import print_matches
+
+    return print_matches(
+        " ".join(args.query), args.lang, args.game, sys.stdout, sys.stderr
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -69,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--explain", action="store_true", help="print the reasons event by event"
     )
     p.set_defaults(run=cmd_replay)
+
+    p = sub.add_parser("rules", help="search the rules reference")
+    p.add_argument("query", nargs="+", help="words to look for, e.g. second suit")
+    p.add_argument("--lang", choices=("en", "ja"), default="en", help="language")
+    p.add_argument("--game", choices=SLUGS, help="search one game only (its slug)")
+    p.set_defaults(run=cmd_rules)
     return parser
 
 
