@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import TextIO
 
 from companion.games import SLUGS
 
@@ -385,3 +386,28 @@ def search(
     scored = [item for item in scored if item[0] > 0]
     scored.sort(key=lambda item: (-item[0], item[1]))
     return [e for _, _, e in scored[:limit]]
+
+
+def print_matches(
+    query: str,
+    lang: str,
+    game: str | None,
+    out: TextIO,
+    err: TextIO,
+    limit: int = 5,
+) -> int:
+    """What ``companion rules`` prints: one "<slug>\\t<title>" per match, best first.
+
+    Returns the exit status: 0 with matches, 1 with none.
+    """
+    found = search(query, lang=lang, game=game, limit=limit)
+    if not found:
+        where = f" in {GAME_NAMES['en'][game]}" if game else ""
+        err.write(
+            f'Nothing in the rules{where} matches "{query}": '
+            "try other words, e.g. a card, a curse or a score.\n"
+        )
+        return 1
+    for e in found:
+        out.write(f"{e.game}\t{e.title}\n")
+    return 0
