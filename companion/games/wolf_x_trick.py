@@ -119,8 +119,8 @@ class WolfEngine(Engine):
         "leads-next": ("trick-winner", "{player} leads next, left of {winner}"),
         "pile-moons": (
             "pile-scoring",
-            "{player}'s new pile has {full} Full Moon and {super} Super Full "
-            "Moon cards: {points} points",
+            "{player}'s new pile scores {points}: {full} Full Moon, "
+            "{super} Super Full Moon (2 each)",
         ),
         "pile-empty": (
             "pile-scoring",
@@ -129,7 +129,7 @@ class WolfEngine(Engine):
         "last-trick": ("piles", "that was the last trick: the game is over"),
         "last-pile": ("piles", "that was the last pile: the game is over"),
         "ended": ("piles", "the table ends the count after {count} piles"),
-        "final": ("pile-scoring", "{player} ends with {points} points"),
+        "final": ("pile-scoring", "{player} ends on {points}"),
         "tied": (
             "tie-elimination",
             "{players} are tied on {points} points and are all eliminated",
