@@ -197,8 +197,8 @@ class CursedTricks(Engine):
         ),
         "game-over": (
             "game-end",
-            "After {rounds} rounds the game is over: {winners} "
-            "(highest total, {points})",
+            "After {rounds} rounds the game is over: the highest total is "
+            "{points}, won by {winners}",
         ),
     }
 
@@ -516,7 +516,7 @@ class CursedTricks(Engine):
             out,
             "game-over",
             rounds=ROUNDS,
-            winners=" and ".join(state.winners),
+            winners=", ".join(state.winners),
             points=best,
         )
 

@@ -359,7 +359,9 @@ def test_game_ends_after_four_rounds_with_a_single_winner() -> None:
     assert got["leader"] is None
     assert len(got["rounds"]) == 4
     assert result.prompt().expects == ()
-    assert "the game is over: Ann" in texts(result, len(events))[-1]
+    assert texts(result, len(events))[-1] == (
+        "After 4 rounds the game is over: the highest total is 8, won by Ann"
+    )
 
 
 def test_tied_players_all_win() -> None:
@@ -654,23 +656,36 @@ def test_random_legal_games(seed: int, config: tuple[list[str], dict]) -> None:
 
 # -- the examples ----------------------------------------------------------------
 
-WINNERS_4P = ["Ben"]
-WINNERS_3P = ["Ben"]
+EXAMPLES = [
+    (
+        "cursed-tricks.json",
+        FOUR,
+        {},
+        {"Ann": 27, "Ben": 35, "Cy": 28, "Dee": 14},
+        ["Ben"],
+    ),
+    (
+        "cursed-tricks-standard-3p.json",
+        THREE,
+        {"deck": "standard"},
+        {"Ann": 0, "Ben": 29, "Cy": 27},
+        ["Ben"],
+    ),
+]
 
 
-@pytest.mark.parametrize(
-    ("name", "players", "options", "winners"),
-    [
-        ("cursed-tricks.json", FOUR, {}, WINNERS_4P),
-        ("cursed-tricks-standard-3p.json", THREE, {"deck": "standard"}, WINNERS_3P),
-    ],
-)
+@pytest.mark.parametrize(("name", "players", "options", "totals", "winners"), EXAMPLES)
 def test_examples(
-    name: str, players: list[str], options: dict, winners: list[str]
+    name: str,
+    players: list[str],
+    options: dict[str, Any],
+    totals: dict[str, int],
+    winners: list[str],
 ) -> None:
     log = loads((ROOT / "examples" / name).read_text(encoding="utf-8"))
     assert (log.players, log.options) == (players, options)
     got = replay(log).summary()
     assert got["finished"] is True
     assert len(got["rounds"]) == 4
+    assert got["totals"] == totals
     assert got["winners"] == winners
