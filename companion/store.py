@@ -21,7 +21,7 @@ import secrets
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
@@ -92,8 +92,12 @@ class StoredGame:
     redo: list[Event]  # undone events, the next to redo last
 
 
+def _stamp(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return _stamp(datetime.now(UTC))
 
 
 def _plain(value: Any, what: str) -> Any:
@@ -298,16 +302,23 @@ class Store:
                 return table, doc
         raise StoreError(f'There is no saved game "{game_id}".')
 
-    def _ids(self) -> set[str]:
-        return {doc["id"] for table in (self._live, self._archive) for doc in table}
+    def _new_id_and_start(self) -> tuple[str, str]:
+        """A fresh game id, and a start time later than every other game's.
 
-    def _new_id(self) -> str:
-        taken = self._ids()
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        Games started within the same millisecond would otherwise list in a
+        random order.
+        """
+        docs = [doc for table in (self._live, self._archive) for doc in table]
+        taken = {doc["id"] for doc in docs}
+        now = datetime.now(UTC)
+        latest = max((doc["started"] for doc in docs), default="")
+        while _stamp(now) <= latest:
+            now += timedelta(milliseconds=1)
+        prefix = now.strftime("%Y%m%d-%H%M%S")
         while True:
-            game_id = f"{stamp}-{secrets.token_hex(2)}"
+            game_id = f"{prefix}-{secrets.token_hex(2)}"
             if game_id not in taken:
-                return game_id
+                return game_id, _stamp(now)
 
     def _ensure_schema_saved(self) -> None:
         if len(self._meta) == 0:
@@ -339,8 +350,7 @@ class Store:
         result = replay(log)
         with self._guard.write():
             self._ensure_schema_saved()
-            game_id = self._new_id()
-            now = _now()
+            game_id, now = self._new_id_and_start()
             outcome = _outcome(result)
             archived = archive_if_over and outcome["finished"]
             doc = {
