@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from companion.errors import LogError
+from companion.errors import LogError, StoreError
 from companion.games import SLUGS
-from companion.log import loads
+from companion.log import dumps, loads
+from companion.paths import data_dir
 from companion.replay import Replay, replay
+from companion.store import Store
 
 EXIT_BAD_INPUT = 2
 
@@ -57,6 +60,78 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def open_store(args: argparse.Namespace) -> Store:
+    store = Store(data_dir(getattr(args, "data", None)))
+    for warning in store.warnings():
+        print(f"warning: {warning}", file=sys.stderr)
+    return store
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    try:
+        games = open_store(args).list_games(include_deleted=args.all)
+    except StoreError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for info in games:
+        players = ", ".join(info.players)
+        print(f"{info.id}\t{info.game}\t{players}\t{info.started}\t{info.state}")
+    return 0
+
+
+def write_round_scores(result: Replay, out: TextIO) -> None:
+    players = list(result.log.players)
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["round", *players])
+    for number, entry in enumerate(result.summary()["rounds"], start=1):
+        scores = entry.get("scores", {})
+        writer.writerow([number, *(scores.get(name, "") for name in players)])
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    try:
+        store = open_store(args)
+        if args.csv:
+            write_round_scores(store.replay(args.id), sys.stdout)
+        else:
+            print(dumps(store.load(args.id).log))
+    except (StoreError, LogError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    # The file is checked before the store is even opened: a bad one changes
+    # nothing at all.
+    try:
+        result = load_and_replay(args.file)
+    except OSError as error:
+        print(f"error: event 0: cannot read {args.file}: {error.strerror}",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except LogError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        game_id = open_store(args).import_log(result.log)
+    except (StoreError, LogError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(game_id)
+    return 0
+
+
+def add_data_option(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument(
+        "--data",
+        metavar="DIR",
+        default=default,
+        help="the folder with the saved games (default: $COMPANION_DATA, "
+        "then the app's usual data folder)",
+    )
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     # Imported here so the other commands do not pay for loading the reference.
     from companion.rules import print_matches
@@ -71,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="companion",
         description="Score keeper for curse-themed trick-taking card games.",
     )
+    add_data_option(parser, None)
     sub = parser.add_subparsers(dest="command")
 
     p = sub.add_parser("replay", help="replay a game log and print its summary")
@@ -79,6 +155,26 @@ def build_parser() -> argparse.ArgumentParser:
         "--explain", action="store_true", help="print the reasons event by event"
     )
     p.set_defaults(run=cmd_replay)
+
+    # The store commands also take --data after their name; SUPPRESS keeps an
+    # absent one from hiding the global option.
+    p = sub.add_parser("games", help="list the saved games")
+    p.add_argument("--all", action="store_true", help="include deleted games")
+    add_data_option(p, argparse.SUPPRESS)
+    p.set_defaults(run=cmd_games)
+
+    p = sub.add_parser("export", help="print a saved game's log")
+    p.add_argument("id", help="the game's id (see: companion games)")
+    p.add_argument(
+        "--csv", action="store_true", help="print the round scores as CSV instead"
+    )
+    add_data_option(p, argparse.SUPPRESS)
+    p.set_defaults(run=cmd_export)
+
+    p = sub.add_parser("import", help="save a game log (checked by replaying it)")
+    p.add_argument("file", help="the log's path, or - for standard input")
+    add_data_option(p, argparse.SUPPRESS)
+    p.set_defaults(run=cmd_import)
 
     p = sub.add_parser("rules", help="search the rules reference")
     p.add_argument("query", nargs="+", help="words to look for, e.g. second suit")
