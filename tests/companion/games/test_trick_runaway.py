@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from companion.cards import Card
 from companion.errors import CardError, ChoiceNeeded, FormatError, LogError, RuleError
-from companion.games.trick_runaway import CLUBS, DECK, ENGINE, HAND_SIZE
+from companion.games.trick_runaway import DECK, ENGINE
 from companion.log import GameLog
 from companion.replay import Replay, replay, start
 
@@ -391,3 +388,296 @@ def test_a_lone_card_whose_curse_eliminates_is_spared_the_damage() -> None:
     assert view(rep, "Ann")["life"] == 50
     assert view(rep, "Ann")["eliminated"] is True
     assert rep.summary()["leader"] == "Ben"
+
+
+# Next leader
+
+
+def test_the_next_leader_skips_players_out_of_the_round() -> None:
+    options = {"life": 5, "escape_track": [0], "damage_track": [0]}
+    rep = fresh(P5, **options)
+    rep.apply(rnd("Ann"))
+    # Ann's curse puts her damage cube on the death space; Cy's H5 costs 5.
+    seat_trick(rep, {"Ann": "H15", "Ben": "H10", "Cy": "H5", "Dee": "H11", "Eve": "H12"})
+    assert view(rep, "Cy")["out"] is True
+    assert rep.prompt().seats == ("Dee", "Eve", "Ann", "Ben")
+    seat_trick(rep, {"Ann": "S11", "Ben": "S4", "Dee": "S15", "Eve": "S10"})
+    # Left of Ben sits Cy, out of the round: Dee leads again.
+    assert rep.summary()["leader"] == "Dee"
+    assert rep.prompt().seats == ("Dee", "Eve", "Ann", "Ben")
+    assert view(rep, "Ben")["life"] == 1
+    # Dee's second curse: completely eliminated, the second player out.
+    seat_trick(rep, {"Ann": "D10", "Ben": "D12", "Dee": "D14", "Eve": "D4"})
+    summary = rep.summary()
+    assert summary["finished"] is True
+    assert summary["winners"] == ["Ann", "Ben", "Cy", "Eve"]
+    assert summary["rounds"] == [
+        {"scores": {"Ann": 5, "Ben": 1, "Cy": 6, "Dee": 5, "Eve": 1}}
+    ]
+    assert summary["players"]["Cy"]["side"] == "black"
+    assert summary["players"]["Dee"]["side"] == "white"
+    assert rep.prompt().expects == ()
+
+
+# Round end and game end
+
+TWO_ROUNDS = [
+    rnd("Ann"),
+    trick("H8", "H10", "H5", "C6", Ben="escape"),  # Cy 3 − 3 = 0: out
+    trick("S7", "S15", "S12", Ann="escape"),  # Dee 3 − 5 = −2: out, round over
+    rnd(),  # left of Dee, damaged in the last trick: Ann
+    trick("H15", "H11", "H6", "H10", Ann="damage"),  # Cy 4 − 4 = 0: out
+    trick("S7", "S15", "S12"),  # Dee 4 − 5 = −1: out; both were black
+]
+
+
+def test_the_second_player_out_ends_the_round_and_both_flip() -> None:
+    rep = run(TWO_ROUNDS[:3], life=3)
+    summary = rep.summary()
+    assert summary["rounds"] == [{"scores": {"Ann": 3, "Ben": 3, "Cy": 4, "Dee": 4}}]
+    assert summary["leader"] is None and summary["finished"] is False
+    assert [summary["players"][name]["side"] for name in P4] == [
+        "white", "white", "black", "black"
+    ]
+    # Curse tracks reset once the round is over; life carries over.
+    assert summary["players"]["Ann"] == {
+        "life": 3,
+        "side": "white",
+        "escape": 0,
+        "damage": -2,
+        "curses": 0,
+        "out": False,
+        "eliminated": False,
+    }
+    assert rep.prompt().expects == ("round",)
+    texts = [reason.text for reason in rep.steps[2].outcome.reasons]
+    assert "The round ends: 2 players are out of it" in texts
+    assert "Cy flips the Life card to black: life 4" in texts
+
+
+def test_a_later_round_leader_follows_the_rule_or_the_table() -> None:
+    by_rule = run(TWO_ROUNDS[:4], life=3)
+    assert by_rule.summary()["leader"] == "Ann"
+    assert by_rule.steps[3].outcome.reasons[0].text == (
+        "Ann leads: the player left of Dee, who took damage in the last trick "
+        "of the previous round"
+    )
+    chosen = run([*TWO_ROUNDS[:3], rnd("Cy")], life=3)
+    assert chosen.summary()["leader"] == "Cy"
+
+
+def test_going_out_on_the_black_side_ends_the_game() -> None:
+    summary = run(TWO_ROUNDS, life=3).summary()
+    assert summary["finished"] is True
+    assert summary["winners"] == ["Ann", "Ben"]
+    assert summary["leader"] is None
+    assert summary["totals"] == {"Ann": 3, "Ben": 3, "Cy": 0, "Dee": -1}
+    assert summary["rounds"][1] == {"scores": {"Ann": 3, "Ben": 3, "Cy": 0, "Dee": -1}}
+    assert [summary["players"][name]["eliminated"] for name in P4] == [
+        False, False, True, True
+    ]
+    # The final state is kept as the last trick left it.
+    assert summary["players"]["Ann"]["curses"] == 2
+    error = refused([*TWO_ROUNDS, rnd("Ann")], life=3)
+    assert isinstance(error, RuleError) and error.event == 7
+    assert "already over" in error.message
+
+
+def quiet_tricks(
+    opening: list[list[str]], seats: int, tricks: int, players: list[str] = P4
+) -> list[Event]:
+    """The opening tricks, then tricks led by a card of 9 or less.
+
+    With every damage modifier at −9 such a lead keeps every later trick's
+    damage at 0.
+    """
+    used = Counter(Card.parse(code) for cards in opening for code in cards)
+    pool = sorted((DECK - used).elements(), key=lambda card: card.number)
+    lows, rest = pool[: tricks - len(opening)], pool[tricks - len(opening) :]
+    everyone = {name: "escape" for name in players}
+    events = [trick(*cards, **everyone) for cards in opening]
+    for low in lows:
+        cards = [low, *(rest.pop() for _ in range(seats - 1))]
+        events.append(trick(*(str(card) for card in cards), **everyone))
+    return events
+
+
+LONG_TRACKS = {"life": 40, "escape_track": [0] * 13, "damage_track": [-9] * 13}
+
+
+def test_empty_hands_end_the_round_and_the_least_life_is_exhausted() -> None:
+    opening = [["C20", "H15", "S15", "D14"]]  # Ann's lone club: 20 − 9 = 11
+    events = [rnd("Ann"), *quiet_tricks(opening, 4, 13)]
+    rep = run(events[:-1], **LONG_TRACKS)
+    assert rep.summary()["rounds"] == []
+    rep = run(events, **LONG_TRACKS)
+    summary = rep.summary()
+    assert summary["rounds"] == [
+        {"scores": {"Ann": 41, "Ben": 40, "Cy": 40, "Dee": 40}}
+    ]
+    assert summary["players"]["Ann"]["side"] == "black"
+    texts = [reason.text for reason in rep.steps[-1].outcome.reasons]
+    assert "The round ends: the hands are empty" in texts
+    assert "Ann is out by exhaustion, with the least life among the survivors " \
+        "(29)" in texts
+    error = refused([*events, trick("C3", "C4", "C5", "C6")], **LONG_TRACKS)
+    assert isinstance(error, RuleError) and error.event == 15
+    assert "no round is in progress" in error.message
+
+
+def test_exhaustion_takes_every_survivor_tied_on_least_life() -> None:
+    events = [rnd("Ann"), *quiet_tricks([], 4, 13)]
+    summary = run(events, **LONG_TRACKS).summary()
+    assert summary["rounds"] == [{"scores": {name: 41 for name in P4}}]
+    assert all(summary["players"][name]["side"] == "black" for name in P4)
+
+
+def test_one_out_and_one_exhausted_after_ten_tricks_with_five() -> None:
+    # Ann's lone C20 puts her out (life 11); Ben, leading next, takes 15 − 9.
+    opening = [["C20", "H15", "S15", "D14", "T13"], ["C15", "H13", "S13", "D13"]]
+    events = [rnd("Ann"), *quiet_tricks(opening, 4, 10, P5)]
+    rep = run(events, P5, **(LONG_TRACKS | {"life": 11}))
+    summary = rep.summary()
+    assert summary["rounds"] == [
+        {"scores": {"Ann": 12, "Ben": 12, "Cy": 11, "Dee": 11, "Eve": 11}}
+    ]
+    texts = [reason.text for reason in rep.steps[-1].outcome.reasons]
+    assert "Ben is out by exhaustion, with the least life among the survivors " \
+        "(5)" in texts
+
+
+# Refusals
+
+
+@pytest.mark.parametrize(
+    ("events", "kind", "number", "words"),
+    [
+        ([trick("H8", "H10", "C5", "H7")], RuleError, 1, "no round is in progress"),
+        ([rnd("Ann"), rnd("Ben")], RuleError, 2, "still in progress"),
+        ([rnd()], FormatError, 1, 'the first round needs a "leader"'),
+        ([rnd("Zed")], RuleError, 1, '"Zed" is not a player'),
+        ([rnd("Ann"), trick("H8", "H10", "C5")], RuleError, 2, "needs 4 cards"),
+        ([rnd("Ann"), trick("H8", "X10", "C5", "H7")], CardError, 2, "X10 is not"),
+        ([rnd("Ann"), trick("H8", "C9", "C5", "H7")], CardError, 2, "C9 is not"),
+        ([rnd("Ann"), trick("H8", "Hx", "C5", "H7")], CardError, 2, '"Hx" is not'),
+        (
+            [rnd("Ann"), trick("H15", "H4", "H5", "H15", Ann="escape")],
+            CardError,
+            2,
+            "H15 was already played",
+        ),
+        (
+            [
+                rnd("Ann"),
+                trick("T9", "T9", "T5", "T7", Ann="escape", Ben="escape"),
+                trick("C3", "C4", "T9", "T9"),
+            ],
+            CardError,
+            3,
+            "T9 was already played",
+        ),
+        ([rnd("Ann"), {"type": "trick"}], FormatError, 2, '"cards"'),
+        (
+            [rnd("Ann"), trick("H8", "H10", "C5", "H7", Zed="escape")],
+            RuleError,
+            2,
+            '"lower" names "Zed"',
+        ),
+        (
+            [rnd("Ann"), trick("H8", "H10", "C5", "H7", Ben="up")],
+            FormatError,
+            2,
+            '"lower" for Ben must be',
+        ),
+        (
+            [rnd("Ann"), trick("H8", "H10", "C5", "H7") | {"lower": "Ben"}],
+            FormatError,
+            2,
+            '"lower" must map',
+        ),
+        ([{"type": "deal"}], FormatError, 1, '"deal" is not an event'),
+    ],
+)
+def test_bad_logs_are_refused(
+    events: list[Event], kind: type[LogError], number: int, words: str
+) -> None:
+    error = refused(events)
+    assert isinstance(error, kind)
+    assert error.event == number
+    assert words in error.message
+
+
+def test_a_player_out_of_the_round_has_no_card_in_the_trick() -> None:
+    events = [rnd("Ann"), trick("H8", "H10", "H5", "H6", Ben="escape")]
+    error = refused([*events, trick("S7", "S15", "S12", "S4")], life=3)
+    assert isinstance(error, RuleError) and error.event == 3
+    assert "needs 3 cards, one each from Dee, Ann, Ben" in error.message
+
+
+def test_a_refused_event_leaves_the_replay_as_it_was() -> None:
+    rep = fresh()
+    rep.apply(rnd("Ann"))
+    before = rep.summary()
+    with pytest.raises(ChoiceNeeded):
+        rep.apply(trick("H8", "H10", "C5", "H7"))
+    assert rep.summary() == before
+    assert rep.prompt().cards == tuple(sorted(DECK))
+
+
+def test_the_command_line_refuses_a_bad_log(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    log = GameLog("trick-runaway", P4, {}, [rnd("Ann"), trick("H8", "H10", "C5")])
+    path.write_text(json.dumps(log.to_dict()))
+    result = subprocess.run(
+        [str(ROOT / ".venv/bin/companion"), "replay", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.startswith("error: event 2: this trick needs 4 cards")
+    assert result.stderr.count("\n") == 1
+
+
+# Must-follow warnings
+
+
+def warnings(rep: Replay, step: int) -> list[str]:
+    return [warning.text for warning in rep.steps[step].outcome.warnings]
+
+
+def test_showing_out_of_both_suits_is_remembered_for_the_round() -> None:
+    rep = fresh()
+    rep.apply(rnd("Ann"))
+    # Ben shows out of hearts; Dee (after clubs became second) of both.
+    seat_trick(rep, {"Ann": "H8", "Ben": "C5", "Cy": "H10", "Dee": "S4"}, Cy="escape")
+    assert rep.summary()["leader"] == "Cy"
+    everyone = {name: "escape" for name in P4}
+    seat_trick(rep, {"Ann": "S6", "Ben": "H4", "Cy": "S7", "Dee": "C6"}, **everyone)
+    assert warnings(rep, 2) == [
+        "Dee plays C6 but did not follow clubs earlier this round: check the cards",
+        "Ben plays H4 but did not follow hearts earlier this round: check the cards",
+    ]
+    assert warnings(rep, 1) == []
+
+
+def test_after_a_club_lead_a_non_club_shows_out_of_clubs_only() -> None:
+    rep = fresh()
+    rep.apply(rnd("Ann"))
+    everyone = {name: "escape" for name in P4}
+    seat_trick(rep, {"Ann": "C7", "Ben": "H10", "Cy": "C5", "Dee": "S4"}, **everyone)
+    # Ben and Dee played no club: neither has shown out of anything else.
+    seat_trick(rep, {"Ann": "S6", "Ben": "S8", "Cy": "S7", "Dee": "S10"}, **everyone)
+    assert warnings(rep, 2) == []
+    assert rep.summary()["leader"] == "Ben"
+    seat_trick(rep, {"Ann": "C11", "Ben": "C8", "Cy": "C10", "Dee": "H5"}, **everyone)
+    assert warnings(rep, 3) == [
+        "Ben plays C8 but did not follow clubs earlier this round: check the cards"
+    ]
+
+
+def test_warnings_forget_voids_at_the_end_of_a_round() -> None:
+    # Dee showed out of hearts in round 1 and plays one in round 2.
+    rep = run(TWO_ROUNDS[:5], life=3)
+    assert warnings(rep, 4) == []
+    assert rep.state.watch.voids == {}  # type: ignore[attr-defined]
