@@ -1,0 +1,308 @@
+"""The rules reference: complete in both languages, and found by players' words."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion import rules
+from companion.cli import main
+from companion.games import SLUGS
+
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS = Path("/work/shared/seeds")
+
+# Every topic the rules engines may cite, per game.
+TOPICS = {
+    "cursed-tricks": [
+        "setup", "follow-suit", "trick-winner", "curse-breaking", "taking-curses",
+        "round-end", "scoring", "game-end",
+    ],
+    "trick-runaway": [
+        "setup", "follow-suit", "counting-cards", "curses", "damage",
+        "next-leader", "out-of-round", "round-end", "game-end",
+    ],
+    "cursed": [
+        "setup", "fortunes", "spells", "double-curse", "ruined", "sacrifices",
+        "elimination", "game-end",
+    ],
+    "wolf-x-trick": [
+        "setup", "follow-suit", "trick-winner", "piles", "full-moons",
+        "pile-scoring", "tie-elimination", "winner",
+    ],
+    "black-hearts": [
+        "setup", "gift", "two-oclock", "trick-winner", "curse-points",
+        "all-curses", "game-end",
+    ],
+}
+
+# (what a player types, the game, the entries that answer it)
+ENGLISH = [
+    ("what if the 1 and 14 are both played", "cursed-tricks",
+     {"trick-winner", "q-one-and-fourteen"}),
+    ("second suit", "trick-runaway", {"follow-suit"}),
+    ("exhaustion", "trick-runaway", {"round-end"}),
+    ("exaustion", "trick-runaway", {"round-end"}),
+    ("two o clock", "black-hearts", {"two-oclock"}),
+    ("who starts with two o'clock", "black-hearts", {"two-oclock"}),
+    ("double curse", "cursed", {"double-curse"}),
+    ("doubel curse", "cursed", {"double-curse"}),
+    ("curses broken", "cursed-tricks", {"curse-breaking"}),
+    ("who breaks a curse with the lowest card", "cursed-tricks", {"curse-breaking"}),
+    ("winning card replaces a lower curse", "cursed-tricks", {"taking-curses"}),
+    ("third curse ends the round", "cursed-tricks", {"round-end"}),
+    ("how many points for two curses", "cursed-tricks", {"scoring"}),
+    ("scoring with no tricks won 10 points", "cursed-tricks", {"scoring"}),
+    ("which colour is removed with 3 players", "cursed-tricks",
+     {"q-three-player-suit"}),
+    ("clubs led no second suit", "trick-runaway", {"q-clubs-led"}),
+    ("rank below zero", "trick-runaway", {"q-rank-below-zero"}),
+    ("instant death space", "trick-runaway", {"damage"}),
+    ("damage modifier printed number", "trick-runaway", {"damage"}),
+    ("seventh curse completely eliminated", "trick-runaway", {"curses"}),
+    ("who leads after damage", "trick-runaway", {"next-leader"}),
+    ("my cubes are level which track drops", "trick-runaway", {"q-cubes-level"}),
+    ("flip life card black side", "trick-runaway", {"round-end"}),
+    ("discards count", "trick-runaway", {"counting-cards"}),
+    ("neutralize spell", "cursed", {"spells"}),
+    ("ruined fortune can't move", "cursed", {"ruined"}),
+    ("devastated", "cursed", {"ruined"}),
+    ("altar of tyche sacrifice", "cursed", {"sacrifices"}),
+    ("sacrifise", "cursed", {"sacrifices"}),
+    ("all five fortunes cursed", "cursed", {"elimination"}),
+    ("last player standing", "cursed", {"game-end"}),
+    ("super full moon", "wolf-x-trick", {"full-moons"}),
+    ("pile with no full moon", "wolf-x-trick", {"pile-scoring"}),
+    ("tied players eliminated", "wolf-x-trick", {"tie-elimination"}),
+    ("second highest wins", "wolf-x-trick", {"winner"}),
+    ("keep piles separate", "wolf-x-trick", {"piles"}),
+    ("everyone tied draw", "wolf-x-trick", {"q-all-tied", "tie-elimination"}),
+    ("gift card", "black-hearts", {"gift"}),
+    ("took all six curse cards", "black-hearts", {"all-curses"}),
+    ("13 curse points", "black-hearts", {"curse-points"}),
+    ("same number tie latest card wins", "black-hearts",
+     {"q-tie-highest", "trick-winner"}),
+    ("how many random cards with five players", "black-hearts", {"setup"}),
+]
+
+JAPANESE = [
+    ("1と14が両方出たら", "cursed-tricks", {"trick-winner", "q-one-and-fourteen"}),
+    ("第2スート", "trick-runaway", {"follow-suit"}),
+    ("2つ目のスートに従う", "trick-runaway", {"follow-suit"}),
+    ("力尽き", "trick-runaway", {"round-end"}),
+    ("疲労で脱落", "trick-runaway", {"round-end", "q-one-out-hands-empty"}),
+    ("2時", "black-hearts", {"two-oclock"}),
+    ("二時のカード", "black-hearts", {"two-oclock"}),
+    ("２時", "black-hearts", {"two-oclock"}),
+    ("二重の呪い", "cursed", {"double-curse"}),
+    ("呪いを解く", "cursed-tricks", {"curse-breaking"}),
+    ("呪いが解ける", "cursed-tricks", {"curse-breaking"}),
+    ("呪いの入れ替え", "cursed-tricks", {"taking-curses"}),
+    ("3枚目の呪いでラウンド終了", "cursed-tricks", {"round-end"}),
+    ("呪いが1枚のときの得点", "cursed-tricks", {"scoring"}),
+    ("4ラウンドで終わり", "cursed-tricks", {"game-end"}),
+    ("3人のとき抜く色", "cursed-tricks", {"q-three-player-suit"}),
+    ("クラブがリードされた", "trick-runaway", {"q-clubs-led"}),
+    ("即死", "trick-runaway", {"damage"}),
+    ("ダメージの計算", "trick-runaway", {"damage"}),
+    ("7回目の呪い", "trick-runaway", {"curses"}),
+    ("ダメージを受けた人の左", "trick-runaway", {"next-leader"}),
+    ("ライフカードを裏返す", "trick-runaway", {"round-end"}),
+    ("捨て札", "trick-runaway", {"counting-cards"}),
+    ("ランクが0未満", "trick-runaway", {"q-rank-below-zero"}),
+    ("中和", "cursed", {"spells"}),
+    ("破滅した運勢", "cursed", {"ruined"}),
+    ("テュケーの祭壇", "cursed", {"sacrifices"}),
+    ("運勢が全部呪い", "cursed", {"elimination"}),
+    ("最後の1人", "cursed", {"game-end"}),
+    ("超満月", "wolf-x-trick", {"full-moons"}),
+    ("満月がない山", "wolf-x-trick", {"pile-scoring"}),
+    ("同点の人は脱落", "wolf-x-trick", {"tie-elimination"}),
+    ("2番目に多い人が勝ち", "wolf-x-trick", {"winner"}),
+    ("山を混ぜない", "wolf-x-trick", {"piles"}),
+    ("ギフトカード", "black-hearts", {"gift"}),
+    ("呪いカードを6枚すべて取った", "black-hearts", {"all-curses"}),
+    ("呪いポイント13点", "black-hearts", {"curse-points"}),
+    ("同じ数字ならあとに出した人", "black-hearts", {"q-tie-highest", "trick-winner"}),
+]
+
+
+def _raw(lang: str, slug: str) -> list[dict[str, object]]:
+    path = ROOT / "data" / "rules" / lang / f"{slug}.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_there_are_enough_questions_in_each_language() -> None:
+    assert len(ENGLISH) >= 25
+    assert len(JAPANESE) >= 25
+
+
+@pytest.mark.parametrize(("query", "game", "answers"), ENGLISH, ids=lambda v: str(v))
+def test_english_question_finds_its_entry_first(
+    query: str, game: str, answers: set[str]
+) -> None:
+    best = rules.search(query, "en")[0]
+    assert (best.game, best.id) in {(game, a) for a in answers}
+
+
+@pytest.mark.parametrize(("query", "game", "answers"), JAPANESE, ids=lambda v: str(v))
+def test_japanese_question_finds_its_entry_first(
+    query: str, game: str, answers: set[str]
+) -> None:
+    best = rules.search(query, "ja")[0]
+    assert (best.game, best.id) in {(game, a) for a in answers}
+
+
+@pytest.mark.parametrize("lang", rules.LANGUAGES)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_topic_an_engine_cites_has_an_entry(lang: str, slug: str) -> None:
+    ids = {str(e["id"]) for e in _raw(lang, slug)}
+    assert set(TOPICS[slug]) <= ids
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_both_languages_have_exactly_the_same_entries(slug: str) -> None:
+    english = [e["id"] for e in _raw("en", slug)]
+    japanese = [e["id"] for e in _raw("ja", slug)]
+    assert english == japanese
+    assert len(set(english)) == len(english), "an id is used twice"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_each_game_answers_the_spec_rulings(slug: str) -> None:
+    questions = [e for e in _raw("en", slug) if str(e["id"]).startswith("q-")]
+    assert 6 <= len(questions) <= 12
+
+
+@pytest.mark.parametrize("lang", rules.LANGUAGES)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_entries_are_well_formed(lang: str, slug: str) -> None:
+    for raw in _raw(lang, slug):
+        assert set(raw) == {"id", "title", "body", "keywords"}, raw
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", str(raw["id"]))
+        assert str(raw["title"]).strip() and str(raw["body"]).strip(), raw["id"]
+        keywords = raw["keywords"]
+        assert isinstance(keywords, list) and keywords, raw["id"]
+        assert all(isinstance(k, str) and k.strip() for k in keywords)
+
+
+def test_japanese_entries_are_written_in_japanese() -> None:
+    for e in rules.load("ja"):
+        assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", e.title + e.body), e.id
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+@pytest.mark.skipif(not SEEDS.exists(), reason="the rulebooks are not here")
+def test_no_rulebook_sentence_is_copied() -> None:
+    width = 70
+    books = [_flat(p.read_text(encoding="utf-8")) for p in SEEDS.glob("*.txt")]
+    windows = {b[i : i + width] for b in books for i in range(len(b) - width + 1)}
+    for lang in rules.LANGUAGES:
+        for e in rules.load(lang):
+            for text in (e.title, e.body, " ".join(e.keywords)):
+                flat = _flat(text)
+                for i in range(len(flat) - width + 1):
+                    assert flat[i : i + width] not in windows, (e.game, e.id)
+
+
+def test_load_gives_entries_of_every_game() -> None:
+    entries = rules.load("en")
+    assert all(isinstance(e, rules.Entry) for e in entries)
+    assert {e.game for e in entries} == set(SLUGS)
+
+
+def test_entry_looks_up_a_topic_and_refuses_an_unknown_one() -> None:
+    found = rules.entry("trick-runaway", "round-end", "ja")
+    assert found.game == "trick-runaway" and found.id == "round-end"
+    assert "力尽き" in found.title
+    with pytest.raises(KeyError):
+        rules.entry("cursed", "follow-suit", "en")
+
+
+def test_unknown_language_is_refused() -> None:
+    with pytest.raises(rules.UnknownLanguage):
+        rules.load("fr")
+
+
+def test_search_by_game_keeps_to_that_game() -> None:
+    found = rules.search("curse", game="black-hearts")
+    assert found and {e.game for e in found} == {"black-hearts"}
+
+
+def test_search_respects_the_limit_and_finds_nothing_for_noise() -> None:
+    assert len(rules.search("curse", limit=3)) == 3
+    assert rules.search("") == []
+    assert rules.search("the and of") == []
+    assert rules.search("qwxzv plmokn") == []
+
+
+def test_word_forms_meet() -> None:
+    assert rules.tokens("curses") == rules.tokens("curse") == rules.tokens("cursed")
+    assert rules.tokens("breaking") == rules.tokens("broken")
+    assert rules.tokens("piles") == rules.tokens("pile")
+
+
+def test_japanese_numbers_are_read_alike() -> None:
+    assert rules.tokens("二時") == rules.tokens("2時") == rules.tokens("２時")
+    assert rules.tokens("十三点") == rules.tokens("13点")
+    assert rules.tokens("カード") == rules.tokens("かーど")
+
+
+def test_search_is_fast_after_loading() -> None:
+    queries = [q for q, _, _ in ENGLISH] + ["exaustoin", "doubel cruse"]
+    rules.search("warm up")
+    rules.search("準備", "ja")
+    start = time.perf_counter()
+    for q in queries:
+        rules.search(q)
+    for q, _, _ in JAPANESE:
+        rules.search(q, "ja")
+    each = (time.perf_counter() - start) / (len(queries) + len(JAPANESE))
+    assert each < 0.005
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    query=st.text(max_size=40),
+    lang=st.sampled_from(rules.LANGUAGES),
+    game=st.one_of(st.none(), st.sampled_from(SLUGS)),
+    limit=st.integers(min_value=1, max_value=8),
+)
+def test_any_query_gives_at_most_limit_entries_of_the_game(
+    query: str, lang: str, game: str | None, limit: int
+) -> None:
+    found = rules.search(query, lang, game, limit)
+    assert len(found) <= limit
+    assert len(set(found)) == len(found)
+    if game is not None:
+        assert all(e.game == game for e in found)
+
+
+def test_cli_prints_the_best_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "second", "suit"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert 1 <= len(lines) <= 5
+    assert lines[0] == "trick-runaway\tFollowing suit: the second suit"
+
+
+def test_cli_in_japanese_for_one_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--lang", "ja", "--game", "cursed", "二重の呪い"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "cursed\t二重の呪い"
+    assert all(line.startswith("cursed\t") for line in lines)
+
+
+def test_cli_says_so_when_nothing_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "qwxzv"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "qwxzv" in captured.err and captured.err.count("\n") == 1
