@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.cards import Card
 from companion.errors import CardError, ChoiceNeeded, FormatError, LogError, RuleError
-from companion.games.trick_runaway import DECK, ENGINE
+from companion.games.trick_runaway import CLUBS, DECK, ENGINE, HAND_SIZE
 from companion.log import GameLog
 from companion.replay import Replay, replay, start
 
@@ -363,7 +366,8 @@ def test_eliminated_by_a_curse_takes_no_damage_and_does_not_flip() -> None:
         "out": True,
         "eliminated": False,
     }
-    assert summary["rounds"] == [{"scores": {"Ann": 50, "Ben": 46, "Cy": 46, "Dee": 51}}]
+    scores = {"Ann": 50, "Ben": 46, "Cy": 46, "Dee": 51}
+    assert summary["rounds"] == [{"scores": scores}]
     assert summary["leader"] is None
 
 
@@ -398,7 +402,8 @@ def test_the_next_leader_skips_players_out_of_the_round() -> None:
     rep = fresh(P5, **options)
     rep.apply(rnd("Ann"))
     # Ann's curse puts her damage cube on the death space; Cy's H5 costs 5.
-    seat_trick(rep, {"Ann": "H15", "Ben": "H10", "Cy": "H5", "Dee": "H11", "Eve": "H12"})
+    first = {"Ann": "H15", "Ben": "H10", "Cy": "H5", "Dee": "H11", "Eve": "H12"}
+    seat_trick(rep, first)
     assert view(rep, "Cy")["out"] is True
     assert rep.prompt().seats == ("Dee", "Eve", "Ann", "Ben")
     seat_trick(rep, {"Ann": "S11", "Ben": "S4", "Dee": "S15", "Eve": "S10"})
@@ -472,7 +477,7 @@ def test_going_out_on_the_black_side_ends_the_game() -> None:
     assert summary["winners"] == ["Ann", "Ben"]
     assert summary["leader"] is None
     assert summary["totals"] == {"Ann": 3, "Ben": 3, "Cy": 0, "Dee": -1}
-    assert summary["rounds"][1] == {"scores": {"Ann": 3, "Ben": 3, "Cy": 0, "Dee": -1}}
+    assert summary["rounds"][1] == {"scores": summary["totals"]}
     assert [summary["players"][name]["eliminated"] for name in P4] == [
         False, False, True, True
     ]
@@ -681,3 +686,166 @@ def test_warnings_forget_voids_at_the_end_of_a_round() -> None:
     rep = run(TWO_ROUNDS[:5], life=3)
     assert warnings(rep, 4) == []
     assert rep.state.watch.voids == {}  # type: ignore[attr-defined]
+
+
+# Whole games from real shuffled deals
+
+
+class Table:
+    """Real cards: a shuffled deal each round, legal plays, choices when asked."""
+
+    def __init__(self, players: list[str], seed: int, **options: Any) -> None:
+        self.players = players
+        self.rng = random.Random(seed)
+        self.rep = fresh(players, **options)
+        self.dealt: dict[str, Counter[Card]] = {}
+        self.hands: dict[str, Counter[Card]] = {}
+
+    def deal(self) -> None:
+        cards = list(DECK.elements())
+        self.rng.shuffle(cards)
+        size = HAND_SIZE[len(self.players)]
+        self.dealt = {
+            name: Counter(cards[at * size : (at + 1) * size])
+            for at, name in enumerate(self.players)
+        }
+        self.hands = {name: Counter(hand) for name, hand in self.dealt.items()}
+
+    def pick(self, name: str, lead: str | None, second: str | None) -> Card:
+        hand = sorted(self.hands[name].elements())
+        if lead is not None:
+            required = {lead} if second is None else {lead, second}
+            hand = [card for card in hand if card.suit in required] or hand
+        return self.rng.choice(hand)
+
+    def next_event(self) -> Event:
+        prompt = self.rep.prompt()
+        if prompt.expects == ("round",):
+            self.deal()
+            if not self.rep.summary()["rounds"] or self.rng.random() < 0.2:
+                return rnd(self.rng.choice(self.players))
+            return rnd()
+        lead: str | None = None
+        second: str | None = None
+        cards = []
+        for name in prompt.seats:
+            card = self.pick(name, lead, second)
+            cards.append(card)
+            if lead is None:
+                lead = card.suit
+            elif lead != CLUBS and second is None and card.suit != lead:
+                second = card.suit
+        event = trick(*(str(card) for card in cards))
+        while True:
+            try:
+                self.rep.preview(event)
+                return event
+            except ChoiceNeeded as need:
+                event.setdefault("lower", {})[need.player] = self.rng.choice(
+                    need.options
+                )
+
+    def step(self) -> Event:
+        event = self.next_event()
+        seats = self.rep.prompt().seats
+        self.rep.apply(event)
+        if event["type"] == "trick":
+            for name, code in zip(seats, event["cards"], strict=True):
+                self.hands[name][Card.parse(code)] -= 1
+        return event
+
+    def play_out(self, limit: int = 200) -> list[Event]:
+        while not self.rep.state.finished and len(self.rep.log.events) < limit:
+            self.step()
+        return list(self.rep.log.events)
+
+
+def recount_life(rep: Replay, players: list[str]) -> dict[str, int]:
+    """Life worked out again from the reasons alone."""
+    life = {name: rep.state.options["life"] for name in players}
+    for step in rep.steps:
+        for reason in step.outcome.reasons:
+            name = reason.params.get("player", "")
+            if reason.key == "trick-runaway.damaged":
+                life[name] -= int(reason.params["amount"])
+            elif reason.key == "trick-runaway.death":
+                life[name] = 0
+            elif reason.key == "trick-runaway.flip":
+                life[name] = int(reason.params["life"])
+    return life
+
+
+def check_table(table: Table) -> None:
+    rep, players = table.rep, table.players
+    summary = rep.summary()
+    assert set(summary) == KEYS
+    assert all(set(summary["players"][name]) == PLAYER_KEYS for name in players)
+    assert summary["totals"] == {n: summary["players"][n]["life"] for n in players}
+    assert summary["totals"] == recount_life(rep, players)
+    where = ENGINE.where_cards_are(rep.state)
+    played = sum(where.values(), Counter())
+    if rep.prompt().expects == ("trick",):
+        for name in players:
+            mine = where.get(f"played:{name}", Counter())
+            assert mine + table.hands[name] == table.dealt[name]
+        assert set(rep.prompt().cards) == set(DECK - played)
+        assert len(rep.prompt().seats) == sum(
+            not summary["players"][n]["out"] for n in players
+        )
+        assert summary["leader"] == rep.prompt().seats[0]
+    else:
+        assert played == Counter()
+        assert summary["leader"] is None
+    if summary["finished"]:
+        out = [n for n in players if summary["players"][n]["eliminated"]]
+        assert out and summary["winners"] == [n for n in players if n not in out]
+        assert rep.prompt().expects == ()
+
+
+OPTION_SETS = [{}, {"life": 8}, {"escape_track": [0, -1], "damage_track": [1]}]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    count=st.sampled_from([4, 5]),
+    options=st.sampled_from(OPTION_SETS),
+)
+def test_random_legal_games_replay_consistently(
+    seed: int, count: int, options: dict[str, Any]
+) -> None:
+    players = P5[:count]
+    table = Table(players, seed, **options)
+    while not table.rep.state.finished:
+        assert len(table.rep.log.events) < 200
+        table.step()
+        check_table(table)
+        # Every play follows suit as the rules ask: never a warning.
+        assert table.rep.steps[-1].outcome.warnings == []
+    events = list(table.rep.log.events)
+    log = GameLog("trick-runaway", players, options, events)
+    final = replay(log).summary()
+    assert final == replay(log).summary() == table.rep.summary()
+    assert final["finished"] is True
+    assert [entry["scores"] for entry in final["rounds"]][-1] == final["totals"]
+    for cut in range(len(events)):
+        replay(log.with_events(events[:cut]))
+
+
+# The example games
+
+
+@pytest.mark.parametrize(
+    ("name", "winners"),
+    [
+        ("trick-runaway.json", ["Ben", "Cy"]),
+        ("trick-runaway-5p.json", ["Ann", "Ben", "Dee", "Eve"]),
+    ],
+)
+def test_the_example_games_replay_to_their_end(name: str, winners: list[str]) -> None:
+    log = GameLog.from_dict(json.loads((ROOT / "examples" / name).read_text()))
+    assert log.game == "trick-runaway"
+    summary = replay(log).summary()
+    assert summary["finished"] is True
+    assert summary["winners"] == winners
+    assert len(summary["rounds"]) >= 2
