@@ -259,7 +259,7 @@ class _Index:
     fuzzy_cache: dict[str, list[str]] = field(default_factory=dict)
 
     def similar(self, token: str) -> list[str]:
-        """Indexed terms one or two slips away from a term the index lacks."""
+        """Indexed terms one or two slips away from ``token``, closest first."""
         if token in self.fuzzy_cache:
             return self.fuzzy_cache[token]
         limit = _typo_limit(token)
@@ -268,9 +268,11 @@ class _Index:
             candidates: set[str] = set()
             for variant in _deletions(token) | {token}:
                 candidates |= self.near.get(variant, set())
-            found = sorted(
-                c for c in candidates if _distance(token, c, limit) <= limit
-            )
+            near = ((_distance(token, c, limit), c) for c in candidates)
+            found = [c for d, c in sorted(near) if d <= limit]
+        # Queries are typed by hand; a bound keeps a long-running app's memory flat.
+        if len(self.fuzzy_cache) > 4096:
+            self.fuzzy_cache.clear()
         self.fuzzy_cache[token] = found
         return found
 
