@@ -133,6 +133,44 @@ def _outcome(result: Replay) -> dict[str, Any]:
     }
 
 
+def game_document(
+    game_id: str, started: str, result: Replay, *, archived: bool
+) -> dict[str, Any]:
+    """How a new game is stored: its log, and the listing's view of it."""
+    log = result.log
+    return {
+        "id": game_id,
+        "game": log.game,
+        "players": list(log.players),
+        "started": started,
+        "updated": started,
+        "rev": 1,
+        "deleted": False,
+        "archived": archived,
+        **_outcome(result),
+        "log": _pack(_plain(log.to_dict(), "The game"), archived),
+        "redo": [],
+    }
+
+
+def _pack(log: dict[str, Any], archived: bool) -> dict[str, Any] | str:
+    """A log as kept in its file: as JSON text inside the archive.
+
+    Reading thousands of nested logs costs ten times more than reading the
+    same logs as strings, and the archive's logs are needed one at a time.
+    """
+    if archived:
+        return json.dumps(log, ensure_ascii=False, separators=(",", ":"))
+    return log
+
+
+def _log_of(doc: dict[str, Any]) -> GameLog:
+    """A fresh copy of a stored game's log."""
+    packed = doc["log"]
+    data = json.loads(packed) if isinstance(packed, str) else copy.deepcopy(packed)
+    return GameLog.from_dict(data)
+
+
 class _Guard:
     """One lock per data folder and process, plus a file lock between processes.
 
@@ -328,6 +366,7 @@ class Store:
         """Rewrite a game, into the other file when ``fields`` say it belongs there."""
         new = {**doc, **fields, "rev": doc["rev"] + 1, "updated": _now()}
         target = self._archive if new["archived"] or new["deleted"] else self._live
+        new["log"] = _pack(_log_of(new).to_dict(), target is self._archive)
         if target is source:
             source.update(new, doc_ids=[doc.doc_id])
             return
@@ -351,21 +390,8 @@ class Store:
         with self._guard.write():
             self._ensure_schema_saved()
             game_id, now = self._new_id_and_start()
-            outcome = _outcome(result)
-            archived = archive_if_over and outcome["finished"]
-            doc = {
-                "id": game_id,
-                "game": log.game,
-                "players": list(log.players),
-                "started": now,
-                "updated": now,
-                "rev": 1,
-                "deleted": False,
-                "archived": archived,
-                **outcome,
-                "log": log.to_dict(),
-                "redo": [],
-            }
+            archived = archive_if_over and bool(result.state.finished)
+            doc = game_document(game_id, now, result, archived=archived)
             _insert(self._archive if archived else self._live, doc)
             return game_id
 
@@ -386,9 +412,9 @@ class Store:
                 raise StoreError(
                     f'The game "{game_id}" is in the trash; restore it first.'
                 )
-            stored = copy.deepcopy(doc["log"])
-            events, redo = change(stored["events"], copy.deepcopy(doc["redo"]))
-            log = GameLog.from_dict({**stored, "events": events})
+            stored = _log_of(doc)
+            events, redo = change(stored.events, copy.deepcopy(doc["redo"]))
+            log = stored.with_events(events)
             result = replay(log)
             fields = {"archived": False, "log": log.to_dict(), "redo": redo}
             self._move(table, doc, {**fields, **_outcome(result)})
@@ -444,7 +470,7 @@ class Store:
         with self._guard.read():
             _, doc = self._find(game_id)
             doc = copy.deepcopy(dict(doc))
-        return StoredGame(_info(doc), GameLog.from_dict(doc["log"]), doc["redo"])
+        return StoredGame(_info(doc), _log_of(doc), doc["redo"])
 
     def replay(self, game_id: str) -> Replay:
         return replay(self.load(game_id).log)
@@ -495,7 +521,7 @@ class Store:
                 return
             fields: dict[str, Any] = {"archived": True}
             if not abandon:
-                result = replay(GameLog.from_dict(copy.deepcopy(doc["log"])))
+                result = replay(_log_of(doc))
                 fields.update(_outcome(result))
                 if not fields["finished"]:
                     raise StoreError(
@@ -539,7 +565,7 @@ class Store:
             for table in (self._live, self._archive):
                 for doc in list(table):
                     try:
-                        result = replay(GameLog.from_dict(copy.deepcopy(doc["log"])))
+                        result = replay(_log_of(doc))
                     except LogError:
                         failed.append(doc["id"])
                         continue
