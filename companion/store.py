@@ -377,23 +377,23 @@ class Store:
     # games in progress
 
     def create_game(self, log: GameLog) -> str:
-        """Save a new game (its header, and any events it already has)."""
-        return self._add(log, archive_if_over=False)
+        """Save a new game (its header, and any events it already has).
 
-    def import_log(self, log: GameLog) -> str:
-        """Save a game from elsewhere; one that is already over goes to the archive."""
-        return self._add(log, archive_if_over=True)
-
-    def _add(self, log: GameLog, *, archive_if_over: bool) -> str:
+        The log must replay; one that is already over goes to the archive.
+        """
         log = GameLog.from_dict(_plain(log.to_dict(), "The game"))
         result = replay(log)
         with self._guard.write():
             self._ensure_schema_saved()
             game_id, now = self._new_id_and_start()
-            archived = archive_if_over and bool(result.state.finished)
+            archived = bool(result.state.finished)
             doc = game_document(game_id, now, result, archived=archived)
             _insert(self._archive if archived else self._live, doc)
             return game_id
+
+    def import_log(self, log: GameLog) -> str:
+        """Save a game from elsewhere (an exported log)."""
+        return self.create_game(log)
 
     def _edit(
         self,
@@ -402,8 +402,9 @@ class Store:
     ) -> Replay:
         """Change a game's events; the new log must replay or nothing changes.
 
-        Editing an archived game brings it back to the games in progress
-        (finish it again once it is over).
+        The event that ends the game moves it to the archive at once (the
+        app need not call finish); an edit that makes it unfinished again, or
+        any edit of an abandoned game, brings it back to the games in progress.
         """
         with self._guard.write():
             self._ensure_schema_saved()
@@ -416,8 +417,9 @@ class Store:
             events, redo = change(stored.events, copy.deepcopy(doc["redo"]))
             log = stored.with_events(events)
             result = replay(log)
-            fields = {"archived": False, "log": log.to_dict(), "redo": redo}
-            self._move(table, doc, {**fields, **_outcome(result)})
+            outcome = _outcome(result)
+            fields = {"archived": outcome["finished"], "log": log.to_dict()}
+            self._move(table, doc, {**fields, **outcome, "redo": redo})
             return result
 
     def append(self, game_id: str, event: Event) -> Replay:
