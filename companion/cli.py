@@ -60,6 +60,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """With no subcommand: serve the table app (Flet is imported only here)."""
+    from screens.app import serve
+
+    serve(host=args.host, port=args.port, data=args.data, desktop=args.desktop)
+    return 0
+
+
 def open_store(args: argparse.Namespace) -> Store:
     store = Store(data_dir(getattr(args, "data", None)))
     for warning in store.warnings():
@@ -146,7 +154,15 @@ def build_parser() -> argparse.ArgumentParser:
         prog="companion",
         description="Score keeper for curse-themed trick-taking card games.",
     )
-    add_data_option(parser, None)
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to serve the app on"
+    )
+    parser.add_argument("--port", type=int, default=8550, help="port to serve on")
+    parser.add_argument(
+        "--desktop", action="store_true", help="open the desktop window instead"
+    )
+    parser.add_argument("--data", help="the folder the games are kept in")
+    parser.set_defaults(run=cmd_serve)
     sub = parser.add_subparsers(dest="command")
 
     p = sub.add_parser("replay", help="replay a game log and print its summary")

@@ -1,0 +1,386 @@
+"""CURSED!: every player's five Fortunes, spells in four taps, altars, sacrifices."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from companion.errors import CompanionError
+from companion.games.base import Event
+from companion.i18n import reason_text
+from companion.replay import Replay
+from screens import ui
+from screens.figures import shown
+
+if TYPE_CHECKING:
+    from screens.app import App
+
+FORTUNES = ("wealth", "health", "love", "fate", "luck")
+STATES = ("blessed", "neutral", "cursed", "ruined")
+EFFECTS = ("bless", "curse", "neutralize")
+STATE_COLOURS = {
+    "blessed": ft.Colors.GREEN_600,
+    "neutral": ft.Colors.BLUE_GREY_400,
+    "cursed": ft.Colors.DEEP_ORANGE_600,
+    "ruined": ft.Colors.BLACK,
+}
+# A spell is built in this order, one tap each.
+SPELL_STEPS = ("caster", "target", "fortune")
+
+
+class CursedTable:
+    def __init__(self, app: App, game_id: str) -> None:
+        self.app = app
+        self.game_id = game_id
+        self.spell: dict[str, str] = {}
+        self.change: dict[str, str] = {}  # a sacrifice's manual change
+        self.altar_texts: dict[str, str] = {}
+        self.redoable = 0
+        self.replay: Replay
+        self.reload()
+
+    def reload(self) -> None:
+        with self.app.lock:
+            self.replay = self.app.store.replay(self.game_id)
+            self.redoable = len(self.app.store.load(self.game_id).redo)
+
+    def record(self, event: Event | None, action: str = "append") -> None:
+        store, game_id = self.app.store, self.game_id
+
+        def run() -> Replay:
+            if action == "undo":
+                return store.undo(game_id)
+            if action == "redo":
+                return store.redo(game_id)
+            assert event is not None
+            return store.append(game_id, event)
+
+        result = self.app.call(run)
+        if result is not None:
+            self.replay = result
+            self.spell, self.change = {}, {}
+            with self.app.lock:
+                self.redoable = len(store.load(game_id).redo)
+        self.app.render()
+
+    # taps
+
+    def pick(self, step: str, value: str) -> None:
+        self.spell[step] = value
+        self.app.render()
+
+    def reset_spell(self) -> None:
+        self.spell = {}
+        self.app.render()
+
+    def cast(self, effect: str) -> None:
+        self.record({"type": "spell", **self.spell, "effect": effect})
+
+    def pick_change(self, step: str, value: str) -> None:
+        self.change[step] = value
+        if len(self.change) == 3:
+            self.record({"type": "set", **self.change})
+            return
+        self.app.render()
+
+    def save_altar(self, name: str, clear: bool) -> None:
+        text = None if clear else (self.altar_texts.get(name) or "").strip() or None
+        self.altar_texts.pop(name, None)
+        self.record({"type": "altar", "player": name, "text": text})
+
+    def effect_preview(self, effect: str) -> tuple[str, bool, bool]:
+        """(what the spell would do, whether it is a double curse, allowed)."""
+        event = {"type": "spell", **self.spell, "effect": effect}
+        try:
+            outcome = self.replay.preview(event)
+        except CompanionError as error:
+            return str(getattr(error, "message", error)), False, False
+        lang = self.app.lang
+        double = any(r.key.endswith(".double") for r in outcome.reasons)
+        words = [
+            self.app.t("state." + r.params["before"])
+            + " → "
+            + self.app.t("state." + r.params["after"])
+            for r in outcome.reasons
+            if "before" in r.params and "after" in r.params
+        ]
+        text = (
+            words[0]
+            if words
+            else (reason_text(outcome.reasons[0], lang) if outcome.reasons else "")
+        )
+        return text, double, True
+
+    # the screen
+
+    def build(self) -> ft.Control:
+        summary = self.replay.summary()
+        entry = ft.Column(self.entry_part(summary), spacing=10)
+        grid = ft.Column(self.grid_part(summary), spacing=10)
+        if self.app.wide:
+            return ft.Row(
+                [ft.Container(entry, expand=1), ft.Container(grid, expand=1)],
+                vertical_alignment=ft.CrossAxisAlignment.START,
+                spacing=16,
+            )
+        return ft.Column([grid, entry], spacing=12)
+
+    def standing(self, summary: dict[str, Any]) -> list[str]:
+        return [
+            name
+            for name in self.replay.log.players
+            if not summary["players"][name]["eliminated"]
+        ]
+
+    def entry_part(self, summary: dict[str, Any]) -> list[ft.Control]:
+        t = self.app.t
+        parts: list[ft.Control] = [ui.heading(t("game.cursed"), 20)]
+        if self.app.message:
+            parts.append(ui.note(self.app.message, "error", error=True))
+        if summary["finished"]:
+            winners = summary["winners"]
+            parts.append(
+                ui.panel(
+                    ui.heading(t("over.title"), 20),
+                    ui.figure(
+                        "winners",
+                        t("over.winners", names=", ".join(winners))
+                        if winners
+                        else t("over.none"),
+                        size=18,
+                        weight=ft.FontWeight.BOLD,
+                    ),
+                    highlight=True,
+                )
+            )
+        else:
+            parts += self.spell_part(summary)
+        parts += self.reasons_part()
+        parts.append(
+            ui.wrap(
+                [
+                    ui.tap(
+                        t("table.undo"),
+                        lambda: self.record(None, "undo"),
+                        "undo",
+                        icon=ft.Icons.UNDO,
+                        disabled=not self.replay.log.events,
+                    ),
+                    ui.tap(
+                        t("table.redo"),
+                        lambda: self.record(None, "redo"),
+                        "redo",
+                        icon=ft.Icons.REDO,
+                        disabled=not self.redoable,
+                    ),
+                ]
+            )
+        )
+        if not summary["finished"]:
+            parts += self.change_part()
+        return parts
+
+    def spell_part(self, summary: dict[str, Any]) -> list[ft.Control]:
+        t = self.app.t
+        standing = self.standing(summary)
+        parts: list[ft.Control] = [ui.heading(t("spell.title"), 16)]
+        chosen = " · ".join(
+            t(f"fortune.{v}") if k == "fortune" else v for k, v in self.spell.items()
+        )
+        if chosen:
+            parts.append(
+                ft.Row(
+                    [
+                        ui.note(chosen, "spell-so-far"),
+                        ui.tap(t("spell.reset"), self.reset_spell, "spell-reset"),
+                    ],
+                    wrap=True,
+                )
+            )
+        step = next((s for s in SPELL_STEPS if s not in self.spell), None)
+        if step is None:
+            parts.append(ft.Text(t("spell.effect")))
+            buttons = []
+            for effect in EFFECTS:
+                result, double, allowed = self.effect_preview(effect)
+                label = f"{t(f'effect.{effect}')}: {result}"
+                if double:
+                    label = f"{t('spell.double')} {label}"
+                buttons.append(
+                    ui.tap(
+                        label,
+                        lambda effect=effect: self.cast(effect),
+                        f"effect-{effect}",
+                        primary=allowed,
+                        disabled=not allowed,
+                        colour=ft.Colors.RED_700 if double else None,
+                    )
+                )
+            parts.append(ft.Column(buttons, spacing=6))
+            return parts
+        parts.append(ft.Text(t(f"spell.{step}")))
+        if step == "fortune":
+            options = [(f, t(f"fortune.{f}")) for f in FORTUNES]
+        else:
+            options = [(name, name) for name in standing]
+        parts.append(
+            ui.wrap(
+                [
+                    ui.tap(
+                        label,
+                        lambda v=value: self.pick(step, v),
+                        f"{step}-{value}",
+                        primary=True,
+                    )
+                    for value, label in options
+                ]
+            )
+        )
+        return parts
+
+    def change_part(self) -> list[ft.Control]:
+        t = self.app.t
+        parts: list[ft.Control] = [ui.heading(t("set.title"), 16)]
+        choices: list[tuple[str, list[tuple[str, str]]]] = [
+            ("player", [(n, n) for n in self.replay.log.players]),
+            ("fortune", [(f, t(f"fortune.{f}")) for f in FORTUNES]),
+            ("state", [(s, t(f"state.{s}")) for s in STATES]),
+        ]
+        for step, options in choices:
+            if step in self.change:
+                continue
+            parts.append(ft.Text(t(f"set.{step}"), size=12))
+            parts.append(
+                ui.wrap(
+                    [
+                        ui.tap(
+                            label,
+                            lambda v=value, s=step: self.pick_change(s, v),
+                            f"set-{step}-{value}",
+                        )
+                        for value, label in options
+                    ]
+                )
+            )
+            break
+        if self.change:
+            parts.append(ui.tap(t("spell.reset"), self.reset_change, "set-reset"))
+        return parts
+
+    def reset_change(self) -> None:
+        self.change = {}
+        self.app.render()
+
+    def reasons_part(self) -> list[ft.Control]:
+        steps = self.replay.steps
+        if not steps:
+            return []
+        step, lang = steps[-1], self.app.lang
+        lines: list[ft.Control] = [
+            ft.Text(
+                self.app.t("table.what-happened", n=step.number),
+                weight=ft.FontWeight.BOLD,
+            )
+        ]
+        lines += [ft.Text(f"• {reason_text(r, lang)}") for r in step.outcome.reasons]
+        lines += [
+            ft.Text(f"⚠ {reason_text(w, lang)}", color=ft.Colors.ERROR)
+            for w in step.outcome.warnings
+        ]
+        return [ui.panel(*lines, identifier="reasons")]
+
+    def grid_part(self, summary: dict[str, Any]) -> list[ft.Control]:
+        t = self.app.t
+        rows: list[ft.Control] = []
+        for name in self.replay.log.players:
+            view = summary["players"][name]
+            cells = [
+                self.cell(name, fortune, view["fortunes"][fortune])
+                for fortune in FORTUNES
+            ]
+            altar = view.get("altar")
+            entry = self.altar_texts.get(name, "")
+            lines: list[ft.Control] = [
+                ft.Row(
+                    [
+                        ft.Text(name, size=16, weight=ft.FontWeight.BOLD),
+                        ui.figure(
+                            f"score-{name}",
+                            summary["totals"][name],
+                            size=16,
+                            color=ft.Colors.PRIMARY,
+                        ),
+                        ui.figure(
+                            f"out-{name}",
+                            t("cursed.out") if view["eliminated"] else "",
+                            color=ft.Colors.ERROR,
+                            weight=ft.FontWeight.BOLD,
+                        ),
+                    ],
+                    spacing=10,
+                ),
+                ft.Row(cells, spacing=4, wrap=True),
+                ft.Row(
+                    [
+                        ft.Text(t("cursed.altar"), size=12),
+                        ui.figure(f"altar-{name}", shown(altar), size=12),
+                    ],
+                    spacing=6,
+                ),
+            ]
+            if not view["eliminated"] and not summary["finished"]:
+                lines.append(
+                    ft.Row(
+                        [
+                            ui.tagged(
+                                f"altar-field-{name}",
+                                ft.TextField(
+                                    value=entry,
+                                    dense=True,
+                                    width=150,
+                                    label=t("cursed.altar-new"),
+                                    on_change=lambda e, n=name: (
+                                        self.altar_texts.__setitem__(n, e.control.value)
+                                    ),
+                                ),
+                            ),
+                            ui.tap(
+                                t("cursed.altar-save"),
+                                lambda n=name: self.save_altar(n, False),
+                                f"altar-save-{name}",
+                            ),
+                            ui.tap(
+                                t("cursed.altar-clear"),
+                                lambda n=name: self.save_altar(n, True),
+                                f"altar-clear-{name}",
+                            ),
+                        ],
+                        spacing=4,
+                    )
+                )
+            rows.append(ui.panel(*lines, identifier=f"state-{name}"))
+        return rows
+
+    def cell(self, name: str, fortune: str, state: str) -> ft.Control:
+        t = self.app.t
+        return ft.Container(
+            ft.Column(
+                [
+                    ft.Text(t(f"fortune.{fortune}"), size=10, color=ft.Colors.WHITE),
+                    ui.figure(
+                        f"fortune-{name}-{fortune}",
+                        t(f"state.{state}"),
+                        size=12,
+                        color=ft.Colors.WHITE,
+                        weight=ft.FontWeight.BOLD,
+                    ),
+                ],
+                spacing=0,
+                horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
+            bgcolor=STATE_COLOURS[state],
+            border_radius=6,
+            padding=ft.Padding.symmetric(horizontal=2, vertical=4),
+            width=62,
+        )

@@ -1,0 +1,143 @@
+"""Home: resume the unfinished game first; start one; past games; rules."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import flet as ft
+
+from companion.store import GameInfo
+from screens import ui
+
+if TYPE_CHECKING:
+    from screens.app import App
+
+
+def describe(app: App, info: GameInfo) -> str:
+    when = info.started[:16].replace("T", " ")
+    return f"{app.t(f'game.{info.game}')} · {', '.join(info.players)} · {when}"
+
+
+def open_game(
+    app: App, game_id: str, *, leader: str | None = None, piles: bool = False
+) -> None:
+    stored = app.call(lambda: app.store.load(game_id))
+    if stored is None:
+        app.render()
+        return
+    if stored.log.game == "cursed":
+        from screens.cursed import CursedTable
+
+        screen: ft.Control | object = CursedTable(app, game_id)
+    else:
+        from screens.table import TrickTable
+
+        screen = TrickTable(app, game_id, leader=leader, piles=piles)
+    app.keep_awake(True)
+    app.go(screen)  # type: ignore[arg-type]
+
+
+class Home:
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def build(self) -> ft.Control:
+        app, t = self.app, self.app.t
+        parts: list[ft.Control] = [ui.heading(t("app.title"), 24)]
+        waiting = app.call(app.store.unfinished) or []
+        if waiting:
+            latest = waiting[0]
+            parts.append(
+                ui.panel(
+                    ui.heading(t("home.resume-title"), 16),
+                    ft.Text(describe(app, latest)),
+                    ui.tap(
+                        t("home.resume"),
+                        lambda: open_game(app, latest.id),
+                        "resume",
+                        primary=True,
+                        icon=ft.Icons.PLAY_ARROW,
+                    ),
+                )
+            )
+        parts.append(
+            ui.tap(
+                t("home.new"),
+                lambda: app.go(self.new_game()),
+                "new-game",
+                primary=not waiting,
+                icon=ft.Icons.ADD,
+                width=260,
+            )
+        )
+        parts.append(
+            ui.tap(
+                t("home.past"),
+                lambda: app.go(PastGames(app)),
+                "past-games",
+                icon=ft.Icons.HISTORY,
+                width=260,
+            )
+        )
+        parts.append(
+            ui.tap(
+                t("home.rules"),
+                lambda: app.go(Rules(app)),
+                "rules",
+                icon=ft.Icons.MENU_BOOK,
+                width=260,
+            )
+        )
+        for warning in app.call(app.store.warnings) or []:
+            parts.append(ui.note(warning, error=True))
+        if app.message:
+            parts.append(ui.note(app.message, "error", error=True))
+        return ft.Column(parts, spacing=12)
+
+    def new_game(self) -> ft.Control:
+        from screens.new_game import NewGame
+
+        return NewGame(self.app)  # type: ignore[return-value]
+
+
+class PastGames:
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def build(self) -> ft.Control:
+        app, t = self.app, self.app.t
+        games = app.call(app.store.list_games) or []
+        rows: list[ft.Control] = [ui.heading(t("past.title"), 22)]
+        if not games:
+            rows.append(ft.Text(t("past.none")))
+        for info in games:
+            status = (
+                t("past.won-by", names=", ".join(info.winners) or t("past.nobody"))
+                if info.finished
+                else t("past.unfinished")
+            )
+            rows.append(
+                ui.panel(
+                    ft.Text(describe(app, info)),
+                    ft.Text(status, size=12),
+                    ui.tap(
+                        t("past.open"),
+                        lambda game_id=info.id: open_game(app, game_id),
+                        f"open-{info.id}",
+                    ),
+                )
+            )
+        return ft.Column(rows, spacing=10)
+
+
+class Rules:
+    """A placeholder until the rules reference lands."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def build(self) -> ft.Control:
+        t = self.app.t
+        return ft.Column(
+            [ui.heading(t("rules.title"), 22), ft.Text(t("rules.soon"))], spacing=10
+        )

@@ -1,0 +1,687 @@
+"""The table for the four trick games: tap the cards, see what happened and why."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from itertools import groupby
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from companion.cards import Card
+from companion.errors import ChoiceNeeded, CompanionError
+from companion.games.base import Event, Prompt, State
+from companion.games.tricks import RoundCards
+from companion.i18n import reason_text
+from companion.replay import Replay, replay
+from screens import ui
+from screens.figures import player_figures, shown
+
+if TYPE_CHECKING:
+    from screens.app import App
+
+# Choices that the log keeps per player ({NAME: choice}) rather than as one value.
+PER_PLAYER_CHOICES = {"lower"}
+FULL, SUPER = "full", "super"
+
+
+def copies_left(state: State, card: Card) -> int:
+    """How many copies of ``card`` may still turn up this round.
+
+    The prompt lists each possible card once, so for decks holding copies the
+    engine's round bookkeeping is asked; without it, one copy is assumed.
+    """
+    for value in vars(state).values():
+        if isinstance(value, RoundCards):
+            return value.deck.get(card, 0) - value.played[card]
+    return 1
+
+
+def round_start(events: list[Event]) -> int:
+    """Index of the first event of the round in progress (after its `round`)."""
+    for at in range(len(events) - 1, -1, -1):
+        if events[at].get("type") == "round":
+            return at + 1
+    return 0
+
+
+class TrickTable:
+    def __init__(
+        self,
+        app: App,
+        game_id: str,
+        *,
+        leader: str | None = None,
+        piles: bool = False,
+    ) -> None:
+        self.app = app
+        self.game_id = game_id
+        self.suggested = leader
+        self.piles = piles
+        self.tapped: list[str] = []
+        self.pending: Event | None = None
+        self.choice: ChoiceNeeded | None = None
+        self.editing: int | None = None
+        self.base: Replay | None = None  # the log up to the trick being re-entered
+        self.gift = ""
+        self.reversed = False
+        self.pile_player: str | None = None
+        self.pile_counts = {FULL: 0, SUPER: 0}
+        self.replay: Replay
+        self.redoable = 0
+        self.reload()
+
+    # talking to the store
+
+    def reload(self) -> None:
+        store = self.app.store
+        with self.app.lock:
+            self.replay = store.replay(self.game_id)
+            self.redoable = len(store.load(self.game_id).redo)
+
+    @property
+    def slug(self) -> str:
+        return self.replay.log.game
+
+    def stored(self, action: Callable[[], Replay]) -> bool:
+        """Run a store action that changes the game; show the result or the refusal."""
+        result = self.app.call(action)
+        if result is None:
+            return False
+        self.replay = result
+        with self.app.lock:
+            self.redoable = len(self.app.store.load(self.game_id).redo)
+        return True
+
+    def record(self, event: Event) -> None:
+        store, game_id, number = self.app.store, self.game_id, self.editing
+        try:
+            with self.app.lock:
+                if number is None:
+                    result = store.append(game_id, event)
+                else:
+                    result = store.replace_event(game_id, number, event)
+        except ChoiceNeeded as need:
+            self.pending, self.choice = event, need
+            self.app.message = None
+            self.app.render()
+            return
+        except CompanionError as error:
+            self.app.fail(error)
+            self.pending = self.choice = None
+            self.app.render()
+            return
+        self.replay = result
+        with self.app.lock:
+            self.redoable = len(store.load(game_id).redo)
+        self.app.message = None
+        self.clear_entry()
+        self.app.render()
+
+    def clear_entry(self) -> None:
+        self.tapped = []
+        self.pending = self.choice = None
+        self.editing = None
+        self.base = None
+
+    # taps
+
+    def current(self) -> Replay:
+        return self.base or self.replay
+
+    def tap_card(self, code: str) -> None:
+        seats = self.current().prompt().seats
+        if self.pending is not None or len(self.tapped) >= len(seats):
+            return
+        self.tapped.append(code)
+        if len(self.tapped) == len(seats):
+            self.record({"type": "trick", "cards": list(self.tapped)})
+            return
+        self.app.render()
+
+    def take_back(self) -> None:
+        if self.pending is not None:
+            self.pending = self.choice = None
+        if self.tapped:
+            self.tapped.pop()
+        self.app.render()
+
+    def choose(self, option: str) -> None:
+        if self.pending is None or self.choice is None:
+            return
+        event = copy.deepcopy(self.pending)
+        if self.choice.field in PER_PLAYER_CHOICES:
+            event[self.choice.field] = {
+                **event.get(self.choice.field, {}),
+                self.choice.player: option,
+            }
+        else:
+            event[self.choice.field] = option
+        self.record(event)
+
+    def undo(self) -> None:
+        self.clear_entry()
+        self.stored(lambda: self.app.store.undo(self.game_id))
+        self.app.render()
+
+    def redo(self) -> None:
+        self.clear_entry()
+        self.stored(lambda: self.app.store.redo(self.game_id))
+        self.app.render()
+
+    def edit(self, number: int) -> None:
+        self.clear_entry()
+        self.editing = number
+        self.base = replay(
+            self.replay.log.with_events(self.replay.log.events[: number - 1])
+        )
+        self.app.render()
+
+    def cancel_edit(self) -> None:
+        self.clear_entry()
+        self.app.render()
+
+    def start_round(self, leader: str | None) -> None:
+        event: Event = {"type": "round"}
+        if leader is not None:
+            event["leader"] = leader
+        if self.slug == "black-hearts":
+            event["gift"] = self.gift.strip() or None
+            event["reversed"] = self.reversed
+        self.record(event)
+
+    def set_reversed(self, value: bool) -> None:
+        self.reversed = value
+        self.app.render()
+
+    def use_piles(self, value: bool) -> None:
+        self.piles = value
+        self.app.render()
+
+    def pick_pile_player(self, name: str) -> None:
+        self.pile_player = name
+        self.app.render()
+
+    def count(self, kind: str, step: int) -> None:
+        self.pile_counts[kind] = max(0, self.pile_counts[kind] + step)
+        self.app.render()
+
+    def add_pile(self) -> None:
+        if self.pile_player is None:
+            self.app.fail(self.app.t("pile.who"))
+            self.app.render()
+            return
+        event = {"type": "pile", "player": self.pile_player, **self.pile_counts}
+        self.pile_counts = {FULL: 0, SUPER: 0}
+        self.record(event)
+
+    def end_piles(self) -> None:
+        self.record({"type": "end"})
+
+    # the screen
+
+    def build(self) -> ft.Control:
+        summary = self.replay.summary()
+        entry = ft.Column(self.entry_part(summary), spacing=10)
+        board = ft.Column(self.board_part(summary), spacing=10)
+        if self.app.wide:
+            return ft.Row(
+                [
+                    ft.Container(entry, expand=3),
+                    ft.Container(board, expand=2),
+                ],
+                vertical_alignment=ft.CrossAxisAlignment.START,
+                spacing=16,
+            )
+        return ft.Column([self.players_strip(summary), entry, board], spacing=12)
+
+    # the entry pane
+
+    def entry_part(self, summary: dict[str, Any]) -> list[ft.Control]:
+        t = self.app.t
+        parts: list[ft.Control] = [
+            ft.Row(
+                [
+                    ui.heading(t(f"game.{self.slug}"), 20),
+                    ft.Text(t("table.round", n=len(summary["rounds"]) + 1)),
+                ],
+                spacing=12,
+                wrap=True,
+            )
+        ]
+        if self.editing is not None:
+            parts.append(
+                ui.panel(
+                    ft.Text(
+                        t("edit.banner", n=self.editing), weight=ft.FontWeight.BOLD
+                    ),
+                    ui.tap(t("edit.cancel"), self.cancel_edit, "cancel-edit"),
+                )
+            )
+        prompt = self.current().prompt()
+        if self.app.message:
+            parts.append(ui.note(self.app.message, "error", error=True))
+        if summary["finished"] and self.editing is None:
+            parts += self.game_over(summary)
+        elif "trick" in prompt.expects:
+            parts += self.trick_entry(prompt)
+        elif "pile" in prompt.expects and (self.piles or "round" not in prompt.expects):
+            parts += self.pile_entry(prompt)
+        elif "round" in prompt.expects:
+            parts += self.round_entry(summary, prompt)
+        parts += self.reasons_part()
+        parts.append(self.history_part())
+        return parts
+
+    def trick_entry(self, prompt: Prompt) -> list[ft.Control]:
+        t = self.app.t
+        seats = prompt.seats
+        parts: list[ft.Control] = []
+        if self.choice is not None:
+            return self.choice_part()
+        turn = seats[len(self.tapped)]
+        parts.append(
+            ft.Row(
+                [
+                    ft.Text(t("table.next"), size=16),
+                    ui.figure("next-player", turn, size=22, weight=ft.FontWeight.BOLD),
+                ],
+                spacing=8,
+            )
+        )
+        if self.tapped:
+            played = ", ".join(
+                f"{name} {code}" for name, code in zip(seats, self.tapped, strict=False)
+            )
+            parts.append(
+                ft.Row(
+                    [
+                        ui.note(played, "trick-so-far"),
+                        ui.tap(
+                            t("table.take-back"),
+                            self.take_back,
+                            "take-back",
+                            icon=ft.Icons.BACKSPACE_OUTLINED,
+                        ),
+                    ],
+                    wrap=True,
+                )
+            )
+        parts.append(self.card_grid(prompt))
+        return parts
+
+    def card_grid(self, prompt: Prompt) -> ft.Control:
+        state = self.current().state
+        colours = ui.SUIT_COLOURS.get(self.slug, {})
+        offered = [
+            card
+            for card in prompt.cards
+            if copies_left(state, card) > self.tapped.count(str(card))
+        ]
+        rows: list[ft.Control] = []
+        for suit, cards in groupby(offered, key=lambda card: card.suit):
+            rows.append(
+                ui.wrap(
+                    [
+                        ui.card_button(
+                            str(card),
+                            colours.get(suit),
+                            lambda code=str(card): self.tap_card(code),
+                        )
+                        for card in cards
+                    ],
+                    spacing=5,
+                )
+            )
+        return ft.Column(rows, spacing=8)
+
+    def choice_part(self) -> list[ft.Control]:
+        assert self.choice is not None
+        t = self.app.t
+        need = self.choice
+        key = f"choice.{self.slug}.{need.field}"
+        question = t(key, player=need.player)
+        if question == key:
+            question = need.message
+        buttons = [
+            ui.tap(
+                t(f"option.{option}")
+                if t(f"option.{option}") != f"option.{option}"
+                else option,
+                lambda option=option: self.choose(option),
+                f"choice-{option}",
+                primary=True,
+            )
+            for option in need.options
+        ]
+        return [
+            ui.panel(
+                ui.note(question, "choice-question"),
+                ui.wrap(buttons),
+                ui.tap(self.app.t("table.take-back"), self.take_back, "take-back"),
+                highlight=True,
+            )
+        ]
+
+    def round_entry(self, summary: dict[str, Any], prompt: Prompt) -> list[ft.Control]:
+        t = self.app.t
+        parts: list[ft.Control] = []
+        if summary["rounds"]:
+            parts.append(self.round_scores(summary, len(summary["rounds"]) - 1))
+        parts.append(ui.heading(t("round.who-leads"), 16))
+        if self.slug == "black-hearts":
+            parts.append(ft.Text(t("round.two-oclock-holder"), size=12))
+            parts.append(
+                ui.tagged(
+                    "gift",
+                    ft.TextField(
+                        value=self.gift,
+                        label=t("round.gift"),
+                        on_change=lambda e: setattr(self, "gift", e.control.value),
+                    ),
+                )
+            )
+            parts.append(
+                ui.wrap(
+                    [
+                        ui.tap(
+                            t("round.normal"),
+                            lambda: self.set_reversed(False),
+                            "normal",
+                            primary=not self.reversed,
+                        ),
+                        ui.tap(
+                            t("round.reversed"),
+                            lambda: self.set_reversed(True),
+                            "reversed",
+                            primary=self.reversed,
+                        ),
+                    ]
+                )
+            )
+        buttons: list[ft.Control] = []
+        if self.slug == "trick-runaway" and summary["rounds"]:
+            buttons.append(
+                ui.tap(
+                    t("round.by-rule"),
+                    lambda: self.start_round(None),
+                    "leader-rule",
+                    primary=True,
+                )
+            )
+        buttons += [
+            ui.tap(
+                name,
+                lambda name=name: self.start_round(name),
+                f"leader-{name}",
+                primary=name == self.suggested,
+            )
+            for name in self.replay.log.players
+        ]
+        parts.append(ui.wrap(buttons))
+        if "pile" in prompt.expects:
+            parts.append(
+                ui.tap(t("pile.instead"), lambda: self.use_piles(True), "mode-piles")
+            )
+        return parts
+
+    def pile_entry(self, prompt: Prompt) -> list[ft.Control]:
+        t = self.app.t
+        parts: list[ft.Control] = [ui.heading(t("pile.title"), 16)]
+        parts.append(
+            ui.wrap(
+                [
+                    ui.tap(
+                        name,
+                        lambda name=name: self.pick_pile_player(name),
+                        f"pile-player-{name}",
+                        primary=name == self.pile_player,
+                    )
+                    for name in self.replay.log.players
+                ]
+            )
+        )
+        for kind in (FULL, SUPER):
+            parts.append(
+                ft.Row(
+                    [
+                        ft.Text(t(f"pile.{kind}"), width=150),
+                        ui.tap(
+                            "−", lambda kind=kind: self.count(kind, -1), f"{kind}-minus"
+                        ),
+                        ui.figure(f"{kind}-count", self.pile_counts[kind], size=20),
+                        ui.tap(
+                            "+", lambda kind=kind: self.count(kind, 1), f"{kind}-plus"
+                        ),
+                    ],
+                    spacing=8,
+                )
+            )
+        buttons = [ui.tap(t("pile.add"), self.add_pile, "add-pile", primary=True)]
+        if "end" in prompt.expects:
+            buttons.append(ui.tap(t("pile.end"), self.end_piles, "end-piles"))
+        if "round" in prompt.expects:
+            buttons.append(
+                ui.tap(t("pile.by-trick"), lambda: self.use_piles(False), "mode-tricks")
+            )
+        parts.append(ui.wrap(buttons))
+        return parts
+
+    def game_over(self, summary: dict[str, Any]) -> list[ft.Control]:
+        t = self.app.t
+        winners = summary["winners"]
+        line = (
+            t("over.winners", names=", ".join(winners)) if winners else t("over.none")
+        )
+        return [
+            ui.panel(
+                ui.heading(t("over.title"), 20),
+                ui.figure("winners", line, size=18, weight=ft.FontWeight.BOLD),
+                highlight=True,
+            )
+        ]
+
+    def reasons_part(self) -> list[ft.Control]:
+        steps = self.replay.steps
+        if not steps or self.editing is not None:
+            return []
+        step = steps[-1]
+        lang = self.app.lang
+        lines: list[ft.Control] = [
+            ft.Text(
+                self.app.t("table.what-happened", n=step.number),
+                weight=ft.FontWeight.BOLD,
+            )
+        ]
+        lines += [ft.Text(f"• {reason_text(r, lang)}") for r in step.outcome.reasons]
+        lines += [
+            ft.Text(f"⚠ {reason_text(w, lang)}", color=ft.Colors.ERROR)
+            for w in step.outcome.warnings
+        ]
+        return [ui.panel(*lines, identifier="reasons")]
+
+    def history_part(self) -> ft.Control:
+        t = self.app.t
+        buttons = ui.wrap(
+            [
+                ui.tap(
+                    t("table.undo"),
+                    self.undo,
+                    "undo",
+                    icon=ft.Icons.UNDO,
+                    disabled=not self.replay.log.events,
+                ),
+                ui.tap(
+                    t("table.redo"),
+                    self.redo,
+                    "redo",
+                    icon=ft.Icons.REDO,
+                    disabled=not self.redoable,
+                ),
+            ]
+        )
+        events = self.replay.log.events
+        first = round_start(events)
+        rows: list[ft.Control] = [buttons]
+        tricks = [
+            (number, event)
+            for number, event in enumerate(events, start=1)
+            if number > first and event.get("type") in ("trick", "pile")
+        ]
+        if tricks:
+            rows.append(ft.Text(t("table.this-round"), size=12))
+        for number, event in tricks:
+            label = " ".join(event.get("cards", [])) or shown(
+                [event.get("player"), event.get(FULL), event.get(SUPER)]
+            )
+            rows.append(
+                ft.Row(
+                    [
+                        ft.Text(f"{number}.", width=30),
+                        ft.Text(label, expand=True),
+                        ui.tap(
+                            t("table.edit"),
+                            lambda n=number: self.edit(n),
+                            f"edit-{number}",
+                            icon=ft.Icons.EDIT,
+                        ),
+                    ],
+                    spacing=6,
+                )
+            )
+        return ft.Column(rows, spacing=6)
+
+    # the scoreboard
+
+    def player_panel(
+        self, summary: dict[str, Any], name: str, compact: bool
+    ) -> ft.Control:
+        t = self.app.t
+        view = summary["players"][name]
+        turn = self.whose_turn()
+        figures = player_figures(self.slug, view, self.replay.state.options)
+        head = ft.Row(
+            [
+                ft.Text(name, size=16, weight=ft.FontWeight.BOLD),
+                ui.figure(
+                    f"score-{name}",
+                    summary["totals"][name],
+                    size=18,
+                    weight=ft.FontWeight.BOLD,
+                    color=ft.Colors.PRIMARY,
+                ),
+            ],
+            spacing=10,
+        )
+        lines: list[ft.Control] = [head]
+        for field, value in figures:
+            lines.append(
+                ft.Row(
+                    [
+                        ft.Text(t(f"field.{field}"), size=12),
+                        ui.figure(
+                            f"{field}-{name}",
+                            value,
+                            size=13 if compact else 14,
+                            weight=ft.FontWeight.W_500,
+                        ),
+                    ],
+                    spacing=6,
+                )
+            )
+        if summary["leader"] == name:
+            lines.append(ft.Text(t("table.leads"), size=12, italic=True))
+        box = ui.panel(*lines, identifier=f"state-{name}", highlight=turn == name)
+        if compact:
+            return ft.Container(box, width=170)
+        return box
+
+    def whose_turn(self) -> str | None:
+        prompt = self.current().prompt()
+        if "trick" in prompt.expects and len(self.tapped) < len(prompt.seats):
+            return prompt.seats[len(self.tapped)]
+        return None
+
+    def players_strip(self, summary: dict[str, Any]) -> ft.Control:
+        return ui.wrap(
+            [self.player_panel(summary, name, True) for name in self.replay.log.players]
+        )
+
+    def board_part(self, summary: dict[str, Any]) -> list[ft.Control]:
+        t = self.app.t
+        parts: list[ft.Control] = []
+        if self.app.wide:
+            parts.append(ui.heading(t("board.title"), 18))
+            parts += [
+                self.player_panel(summary, name, False)
+                for name in self.replay.log.players
+            ]
+        if summary["leader"]:
+            parts.append(
+                ft.Row(
+                    [ft.Text(t("board.leader")), ui.figure("leader", summary["leader"])]
+                )
+            )
+        if summary["rounds"]:
+            parts.append(self.rounds_table(summary))
+        return parts
+
+    def round_scores(self, summary: dict[str, Any], index: int) -> ft.Control:
+        t = self.app.t
+        scores = summary["rounds"][index].get("scores", {})
+        return ui.panel(
+            ui.heading(t("round.ended", n=index + 1), 16),
+            ui.wrap(
+                [
+                    ft.Text(f"{name}: {shown(scores.get(name))}")
+                    for name in self.replay.log.players
+                ],
+                spacing=14,
+            ),
+            identifier="round-end",
+            highlight=True,
+        )
+
+    def rounds_table(self, summary: dict[str, Any]) -> ft.Control:
+        t = self.app.t
+        players = self.replay.log.players
+        columns = [ft.DataColumn(ft.Text(t("board.round")))] + [
+            ft.DataColumn(ft.Text(name)) for name in players
+        ]
+        rows = [
+            ft.DataRow(
+                [ft.DataCell(ft.Text(str(at + 1)))]
+                + [
+                    ft.DataCell(
+                        ui.figure(
+                            f"round-{at + 1}-{name}",
+                            shown(entry.get("scores", {}).get(name)),
+                        )
+                    )
+                    for name in players
+                ]
+            )
+            for at, entry in enumerate(summary["rounds"])
+        ]
+        rows.append(
+            ft.DataRow(
+                [ft.DataCell(ft.Text(t("board.total"), weight=ft.FontWeight.BOLD))]
+                + [
+                    ft.DataCell(
+                        ft.Text(
+                            shown(summary["totals"][name]), weight=ft.FontWeight.BOLD
+                        )
+                    )
+                    for name in players
+                ]
+            )
+        )
+        return ft.Row(
+            [
+                ft.DataTable(
+                    columns=columns, rows=rows, column_spacing=16, horizontal_margin=8
+                )
+            ],
+            scroll=ft.ScrollMode.AUTO,
+        )

@@ -1,0 +1,136 @@
+"""Small building blocks every screen shares: tappable buttons with stable ids."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+
+# Thumb-sized: the platform guidelines ask for at least 48 logical pixels.
+TOUCH = 48
+WIDE = 700  # from this page width on, entry and scoreboard sit side by side
+
+Handler = Callable[[], Any]
+
+SUIT_COLOURS: dict[str, dict[str, str]] = {
+    "cursed-tricks": {
+        "P": ft.Colors.PURPLE_600,
+        "G": ft.Colors.GREEN_700,
+        "R": ft.Colors.RED_600,
+        "Y": ft.Colors.AMBER_700,
+        "S": ft.Colors.BLUE_GREY_800,
+        "H": ft.Colors.RED_600,
+        "D": ft.Colors.ORANGE_800,
+        "C": ft.Colors.GREEN_800,
+    },
+    "trick-runaway": {
+        "C": ft.Colors.GREEN_700,
+        "H": ft.Colors.RED_600,
+        "S": ft.Colors.BLUE_GREY_800,
+        "D": ft.Colors.ORANGE_800,
+        "T": ft.Colors.BROWN_500,
+    },
+    "wolf-x-trick": {
+        "R": ft.Colors.RED_600,
+        "B": ft.Colors.BLUE_700,
+        "Y": ft.Colors.AMBER_700,
+        "G": ft.Colors.GREEN_700,
+        "P": ft.Colors.PURPLE_600,
+    },
+    "black-hearts": {
+        "C": ft.Colors.RED_700,
+        "F": ft.Colors.BLUE_700,
+        "W": ft.Colors.BLUE_GREY_500,
+    },
+}
+
+
+def tagged(identifier: str, control: ft.Control) -> ft.Control:
+    """Give ``control`` an id the browser tests (and screen readers) can find."""
+    return ft.Semantics(identifier=identifier, content=control)
+
+
+def tap(
+    label: str,
+    on_tap: Handler,
+    identifier: str | None = None,
+    *,
+    primary: bool = False,
+    disabled: bool = False,
+    colour: str | None = None,
+    width: float | None = None,
+    icon: ft.IconData | None = None,
+) -> ft.Control:
+    kind = ft.FilledButton if primary else ft.OutlinedButton
+    style = ft.ButtonStyle(
+        padding=ft.Padding.symmetric(horizontal=14, vertical=8),
+        shape=ft.RoundedRectangleBorder(radius=10),
+        bgcolor=colour if primary and not disabled else None,
+        color=colour if colour and not primary else None,
+    )
+    button = kind(
+        content=label,
+        icon=icon,
+        on_click=lambda _: on_tap(),
+        disabled=disabled,
+        style=style,
+        height=TOUCH,
+        width=width,
+    )
+    return tagged(identifier, button) if identifier else button
+
+
+def card_button(code: str, colour: str | None, on_tap: Handler) -> ft.Control:
+    button = ft.FilledButton(
+        content=ft.Text(code, size=17, weight=ft.FontWeight.BOLD),
+        on_click=lambda _: on_tap(),
+        bgcolor=colour,
+        color=ft.Colors.WHITE,
+        width=62,
+        height=54,
+        style=ft.ButtonStyle(
+            padding=ft.Padding.all(0), shape=ft.RoundedRectangleBorder(radius=8)
+        ),
+    )
+    return tagged(f"card-{code}", button)
+
+
+def figure(identifier: str, value: object, **style: Any) -> ft.Control:
+    """A figure the tests read back and compare with the replayed summary."""
+    return tagged(identifier, ft.Text(str(value), **style))
+
+
+def heading(value: str, size: int = 18) -> ft.Text:
+    return ft.Text(value, size=size, weight=ft.FontWeight.BOLD)
+
+
+def note(
+    value: str, identifier: str | None = None, *, error: bool = False
+) -> ft.Control:
+    text = ft.Text(
+        value,
+        color=ft.Colors.ERROR if error else None,
+        weight=ft.FontWeight.W_500 if error else None,
+        selectable=False,
+    )
+    return tagged(identifier, text) if identifier else text
+
+
+def panel(
+    *controls: ft.Control, identifier: str | None = None, highlight: bool = False
+) -> ft.Control:
+    box = ft.Container(
+        content=ft.Column(list(controls), spacing=4),
+        padding=10,
+        border_radius=12,
+        border=ft.Border.all(
+            3 if highlight else 1,
+            ft.Colors.PRIMARY if highlight else ft.Colors.OUTLINE_VARIANT,
+        ),
+    )
+    return tagged(identifier, box) if identifier else box
+
+
+def wrap(controls: list[ft.Control], spacing: int = 6) -> ft.Row:
+    return ft.Row(controls, wrap=True, spacing=spacing, run_spacing=spacing)

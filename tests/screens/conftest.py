@@ -1,0 +1,318 @@
+"""Browser fixtures: the app served from a subprocess, driven by Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPANION = ROOT / ".venv" / "bin" / "companion"
+CHROMIUM = "/usr/bin/chromium"
+SCREENSHOTS = ROOT / "screenshots"
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 1024, "height": 768}
+
+pytestmark = pytest.mark.browser
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for_port(port: int, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"the app did not answer on port {port}")
+
+
+class Server:
+    """The app as a subprocess on its own port and data folder."""
+
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self) -> None:
+        command = [str(COMPANION), "--port", str(self.port), "--data", str(self.data)]
+        if not COMPANION.exists():
+            command = [sys.executable, "-m", "companion.cli", *command[1:]]
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        wait_for_port(self.port)
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        # The server's own children (if any) share its session: end them all.
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def store(self) -> Any:
+        from companion.store import Store
+
+        return Store(self.data)
+
+    def games(self) -> list[Any]:
+        return self.store().list_games()
+
+    def summary(self, game_id: str) -> dict[str, Any]:
+        """What `companion replay` prints for the stored log."""
+        from companion.log import dumps
+
+        log = self.store().load(game_id).log
+        done = subprocess.run(
+            [str(COMPANION), "replay", "-"],
+            input=dumps(log).encode(),
+            capture_output=True,
+            check=True,
+            cwd=ROOT,
+        )
+        return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Chromium is not installed (make browser)")
+    running = Server(tmp_path_factory.mktemp("companion-data"))
+    running.start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield chromium
+        chromium.close()
+
+
+class Table:
+    """One browser tab on the app, with the taps a player makes."""
+
+    def __init__(self, page: Any, server: Server) -> None:
+        self.page = page
+        self.server = server
+
+    def open(self) -> Table:
+        self.page.goto(self.server.url)
+        self.page.wait_for_selector(
+            "flt-semantics-placeholder", state="attached", timeout=60_000
+        )
+        self.page.locator("flt-semantics-placeholder").dispatch_event("click")
+        self.wait("home")
+        return self
+
+    def node(self, identifier: str) -> Any:
+        return self.page.locator(f'[flt-semantics-identifier="{identifier}"]').first
+
+    def wait(self, identifier: str, timeout: float = 15_000) -> Any:
+        node = self.node(identifier)
+        node.wait_for(state="attached", timeout=timeout)
+        return node
+
+    def gone(self, identifier: str, timeout: float = 15_000) -> None:
+        self.node(identifier).wait_for(state="detached", timeout=timeout)
+
+    def has(self, identifier: str) -> bool:
+        return self.node(identifier).count() > 0
+
+    def tap(self, identifier: str) -> None:
+        self.wait(identifier).click()
+
+    def text(self, identifier: str) -> str:
+        return str(self.wait(identifier).text_content() or "").strip()
+
+    def wait_text(self, identifier: str, expected: str, timeout: float = 15) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            found = self.text(identifier)
+            if found == expected:
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{identifier}: {found!r} != {expected!r}")
+            time.sleep(0.05)
+
+    def type_into(self, identifier: str, value: str) -> None:
+        self.tap(identifier)
+        field = self.page.locator("input:focus, textarea:focus")
+        field.wait_for(state="attached", timeout=5_000)
+        field.fill(value)
+
+    def tap_card(self, code: str) -> None:
+        """Tap one card and wait until the screen has taken it."""
+        before = self.events_marker()
+        self.tap(f"card-{code}")
+        self.wait_change(before)
+
+    def events_marker(self) -> str:
+        """The texts that change with every tap at the table, read in one go."""
+        return str(
+            self.page.evaluate(
+                """() => ["trick-so-far", "next-player", "reasons",
+                          "choice-question"].map(id => {
+                    const node = document.querySelector(
+                        `[flt-semantics-identifier="${id}"]`);
+                    return node ? node.textContent : "";
+                }).join("|")"""
+            )
+        )
+
+    def wait_change(self, before: str, timeout: float = 10) -> None:
+        deadline = time.monotonic() + timeout
+        while self.events_marker() == before:
+            if time.monotonic() > deadline:
+                raise AssertionError("the screen did not change after the tap")
+            time.sleep(0.03)
+
+    def shot(self, name: str) -> None:
+        SCREENSHOTS.mkdir(exist_ok=True)
+        size = self.page.viewport_size or PHONE
+        kind = "phone" if size["width"] < 700 else "tablet"
+        self.page.screenshot(path=str(SCREENSHOTS / f"{name}-{kind}.png"))
+
+    def new_game(
+        self, game: str, players: list[str], starter: str | None = None
+    ) -> str:
+        """Fill in the new-game form and start; returns the new game's id."""
+        known = {info.id for info in self.server.games()}
+        self.tap("new-game")
+        self.tap(f"game-{game}")
+        for name in players:
+            self.type_into("name-field", name)
+            self.tap("add-player")
+            self.wait(f"remove-{name}")
+        if starter:
+            self.tap(f"start-{starter}")
+        self.tap("start-game")
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            fresh = [info.id for info in self.server.games() if info.id not in known]
+            if fresh:
+                self.wait("undo")
+                return fresh[0]
+            time.sleep(0.1)
+        raise AssertionError("no game was created")
+
+
+@pytest.fixture()
+def table(browser: Any, server: Server) -> Iterator[Table]:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    yield Table(page, server).open()
+    context.close()
+
+
+@pytest.fixture()
+def tablet(browser: Any, server: Server) -> Iterator[Table]:
+    context = browser.new_context(viewport=TABLET)
+    page = context.new_page()
+    yield Table(page, server).open()
+    context.close()
+
+
+def figure(value: Any) -> str:
+    """A summary value the way the screen writes it."""
+    from screens.figures import shown
+
+    return shown(value)
+
+
+def slug_of(text: str) -> str:
+    return re.sub(r"\W+", "-", text).strip("-").lower()
+
+
+__all__ = ["Table", "Server", "figure", "slug_of", "PHONE", "TABLET", "shutil"]
+
+
+def plan_trick(server: Server, game_id: str, first: str | None = None) -> list[str]:
+    """Cards for the next trick: the leader's lowest, then each follows suit low.
+
+    Every card comes from the replayed prompt, so the trick is one the rules
+    accept; following suit keeps the warnings away.
+    """
+    prompt = server.store().replay(game_id).prompt()
+    pool = [str(card) for card in prompt.cards]
+    chosen: list[str] = [first] if first else []
+    for _ in prompt.seats[len(chosen):]:
+        left = [code for code in pool if code not in chosen]
+        lead = chosen[0][0] if chosen else None
+        same = [code for code in left if code[0] == lead]
+        chosen.append((same or left)[0])
+    return chosen
+
+
+def play_trick(table: Table, cards: list[str]) -> None:
+    """Tap a trick's cards; answer any question the rules ask with its first option."""
+    for code in cards:
+        table.tap_card(code)
+    while table.has("choice-question"):
+        before = table.text("choice-question")
+        table.page.locator(
+            '[flt-semantics-identifier^="choice-"]'
+            ':not([flt-semantics-identifier="choice-question"])'
+        ).first.click()
+        deadline = time.monotonic() + 10
+        while table.has("choice-question") and table.text("choice-question") == before:
+            if time.monotonic() > deadline:
+                raise AssertionError("the choice was not taken")
+            time.sleep(0.03)
+
+
+def check_figures(table: Table, game_id: str) -> dict[str, Any]:
+    """Every figure on screen equals `companion replay` of the stored log."""
+    from screens.figures import player_figures
+
+    summary = table.server.summary(game_id)
+    options = table.server.store().replay(game_id).state.options
+    for name, view in summary["players"].items():
+        table.wait_text(f"score-{name}", figure(summary["totals"][name]))
+        for field, value in player_figures(summary["game"], view, options):
+            table.wait_text(f"{field}-{name}", value)
+        for at, entry in enumerate(summary["rounds"], start=1):
+            table.wait_text(f"round-{at}-{name}", figure(entry["scores"][name]))
+    return summary
