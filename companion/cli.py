@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 from collections.abc import Sequence
@@ -14,6 +13,7 @@ from companion.games import SLUGS
 from companion.log import dumps, loads
 from companion.paths import data_dir
 from companion.replay import Replay, replay
+from companion.stats import write_round_scores
 from companion.store import Store
 
 EXIT_BAD_INPUT = 2
@@ -85,15 +85,6 @@ def cmd_games(args: argparse.Namespace) -> int:
         players = ", ".join(info.players)
         print(f"{info.id}\t{info.game}\t{players}\t{info.started}\t{info.state}")
     return 0
-
-
-def write_round_scores(result: Replay, out: TextIO) -> None:
-    players = list(result.log.players)
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["round", *players])
-    for number, entry in enumerate(result.summary()["rounds"], start=1):
-        scores = entry.get("scores", {})
-        writer.writerow([number, *(scores.get(name, "") for name in players)])
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -1,0 +1,310 @@
+"""History and statistics, recounted from the stored logs.
+
+Nothing here is stored: every figure comes from replaying the games the
+store keeps, so a corrected trick corrects the statistics too.
+
+The figure a game is judged by is its summary's ``totals``:
+
+- ``cursed-tricks`` and ``wolf-x-trick``: points; more is better.
+- ``trick-runaway``: life at the end; more is better.
+- ``cursed``: fortunes left (neither cursed nor ruined); more is better.
+- ``black-hearts``: curse points; LESS is better, so a player's "best" game
+  there is their lowest total.
+
+"Best" is simply the best of those figures over a player's finished games; it
+is not always the winning figure (in Wolf x Trick the second-highest total may
+win, and in Black Hearts the player who takes every Curse card wins at once),
+which is why wins are counted apart from the winners the replay names.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from companion.errors import LogError, StoreError
+from companion.games.base import Event
+from companion.replay import Replay, start
+from companion.store import GameInfo, Store
+
+LOWER_IS_BETTER = frozenset({"black-hearts"})
+
+# What a game's totals measure, for a screen's labels.
+MEASURES: dict[str, str] = {
+    "cursed-tricks": "points",
+    "wolf-x-trick": "points",
+    "trick-runaway": "life",
+    "black-hearts": "curse-points",
+    "cursed": "fortunes",
+}
+
+# How a game's chart steps forward (see chart_series).
+ROUND_STEP, PILE_STEP, EVENT_STEP = "round", "pile", "event"
+
+# Events after which a step-by-step chart takes a new point: the ones that can
+# change the totals (a Wolf x Trick trick makes a pile, as a pile event does).
+_STEP_EVENTS: dict[str, frozenset[str]] = {
+    "wolf-x-trick": frozenset({"trick", "pile"}),
+    "cursed": frozenset({"spell", "set"}),
+}
+
+# Games whose round scores add up to the totals; the others' round scores are
+# already the running figure (Trick Runaway's life at a round's end).
+_SUMMED_ROUNDS = frozenset({"cursed-tricks", "black-hearts"})
+
+
+# one game: its table and its chart
+
+
+@dataclass(frozen=True)
+class RoundTable:
+    """A game's round-by-round scores (``rows``, oldest first) and its totals."""
+
+    players: list[str]
+    rows: list[dict[str, Any]]
+    totals: dict[str, Any]
+
+
+def round_table(result: Replay) -> RoundTable:
+    summary = result.summary()
+    players = list(result.log.players)
+    rows = [dict(entry.get("scores", {})) for entry in summary["rounds"]]
+    return RoundTable(players, rows, dict(summary["totals"]))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One point of a chart: every player's figure after round/pile/event ``number``.
+
+    ``number`` 0 is the start of the game.
+    """
+
+    number: int
+    values: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Series:
+    game: str
+    measure: str
+    kind: str  # ROUND_STEP, PILE_STEP or EVENT_STEP
+    players: list[str]
+    steps: list[Step]
+
+    def line(self, name: str) -> list[int]:
+        return [step.values[name] for step in self.steps]
+
+
+def chart_series(result: Replay) -> Series:
+    """The game's figure per player, from the start, round by round.
+
+    Cursed Tricks and Black Hearts add up their round scores; Trick Runaway
+    shows life at each round's end; Wolf x Trick its points pile by pile;
+    CURSED! the fortunes left after each spell or rule change (its log has no
+    rounds). Only completed rounds count, as in the summary.
+    """
+    log = result.log
+    players = list(log.players)
+    fresh = start(log)
+    first = Step(0, _whole(fresh.engine.totals(fresh.state)))
+    if log.game in _STEP_EVENTS:
+        kind = PILE_STEP if log.game == "wolf-x-trick" else EVENT_STEP
+        steps = [first, *_event_steps(fresh, result.log.events, kind)]
+    else:
+        kind = ROUND_STEP
+        steps = [first, *_round_steps(result, first.values)]
+    return Series(log.game, MEASURES[log.game], kind, players, steps)
+
+
+def _whole(totals: dict[str, Any]) -> dict[str, int]:
+    return {name: int(value) for name, value in totals.items()}
+
+
+def _round_steps(result: Replay, start_values: dict[str, int]) -> list[Step]:
+    summed = result.log.game in _SUMMED_ROUNDS
+    running = dict(start_values)
+    steps: list[Step] = []
+    for number, entry in enumerate(result.summary()["rounds"], start=1):
+        scores = _whole(entry.get("scores", {}))
+        if summed:
+            running = {name: running[name] + scores[name] for name in running}
+        else:
+            running = {name: scores[name] for name in running}
+        steps.append(Step(number, running))
+    return steps
+
+
+def _event_steps(fresh: Replay, events: list[Event], kind: str) -> list[Step]:
+    """Replays the events again from the header, taking the totals as they go.
+
+    The replay holds the final state only, so the states in between are
+    rebuilt here; the log replayed once already, so no event can fail.
+    """
+    wanted = _STEP_EVENTS[fresh.log.game]
+    engine, state = fresh.engine, fresh.state
+    steps: list[Step] = []
+    for number, event in enumerate(events, start=1):
+        engine.apply(state, event)
+        if event.get("type") in wanted:
+            label = len(steps) + 1 if kind == PILE_STEP else number
+            steps.append(Step(label, _whole(engine.totals(state))))
+    return steps
+
+
+# exports
+
+
+def write_round_scores(result: Replay, out: TextIO) -> None:
+    """The round scores as CSV: a ``round`` column, then one per player."""
+    players = list(result.log.players)
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["round", *players])
+    for number, entry in enumerate(result.summary()["rounds"], start=1):
+        scores = entry.get("scores", {})
+        writer.writerow([number, *(scores.get(name, "") for name in players)])
+
+
+def round_scores_csv(result: Replay) -> str:
+    out = io.StringIO()
+    write_round_scores(result, out)
+    return out.getvalue()
+
+
+# many games: per player figures
+
+
+@dataclass(frozen=True)
+class Played:
+    """One stored game with its replayed summary."""
+
+    info: GameInfo
+    summary: dict[str, Any]
+
+
+@dataclass
+class GameFigures:
+    """One player's record at one game."""
+
+    game: str
+    played: int = 0
+    wins: int = 0
+    totals: list[int] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.played if self.played else 0.0
+
+    @property
+    def average(self) -> float | None:
+        return sum(self.totals) / len(self.totals) if self.totals else None
+
+    @property
+    def best(self) -> int | None:
+        if not self.totals:
+            return None
+        pick = min if self.game in LOWER_IS_BETTER else max
+        return pick(self.totals)
+
+
+@dataclass
+class PlayerFigures:
+    """One player's record over every game type they finished."""
+
+    name: str
+    by_game: dict[str, GameFigures] = field(default_factory=dict)
+
+    @property
+    def played(self) -> int:
+        return sum(figures.played for figures in self.by_game.values())
+
+    @property
+    def wins(self) -> int:
+        return sum(figures.wins for figures in self.by_game.values())
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.played if self.played else 0.0
+
+
+def player_figures(games: Iterable[Played]) -> list[PlayerFigures]:
+    """Per player figures over the finished games among ``games``.
+
+    Unfinished and abandoned games have no outcome, so they are left out.
+    Names are matched regardless of case (as the store's player filter does);
+    a player is listed under the spelling of their most recent game when the
+    games come newest first. Players are ordered by games played, then name.
+    """
+    players: dict[str, PlayerFigures] = {}
+    for game in games:
+        summary = game.summary
+        if not summary["finished"]:
+            continue
+        winners = {name.casefold() for name in summary["winners"]}
+        for name, total in summary["totals"].items():
+            record = players.setdefault(name.casefold(), PlayerFigures(name))
+            figures = record.by_game.setdefault(
+                game.info.game, GameFigures(game.info.game)
+            )
+            figures.played += 1
+            figures.wins += name.casefold() in winners
+            figures.totals.append(int(total))
+    return sorted(
+        players.values(), key=lambda record: (-record.played, record.name.casefold())
+    )
+
+
+@dataclass(frozen=True)
+class Gathered:
+    """Stored games that replay, and the ids of any that no longer do."""
+
+    games: list[Played]
+    broken: list[str]
+
+
+def gather(
+    store: Store, game: str | None = None, player: str | None = None
+) -> Gathered:
+    """Every stored game (newest first, optionally filtered) with its summary."""
+    games: list[Played] = []
+    broken: list[str] = []
+    for info in store.list_games(game=game, player=player):
+        try:
+            summary = store.replay(info.id).summary()
+        except (LogError, StoreError):
+            broken.append(info.id)
+            continue
+        games.append(Played(info, summary))
+    return Gathered(games, broken)
+
+
+def store_figures(
+    store: Store, game: str | None = None, player: str | None = None
+) -> list[PlayerFigures]:
+    """Per player figures over the store's games (see :func:`player_figures`)."""
+    return player_figures(gather(store, game, player).games)
+
+
+__all__ = [
+    "EVENT_STEP",
+    "GameFigures",
+    "Gathered",
+    "LOWER_IS_BETTER",
+    "MEASURES",
+    "PILE_STEP",
+    "Played",
+    "PlayerFigures",
+    "ROUND_STEP",
+    "RoundTable",
+    "Series",
+    "Step",
+    "chart_series",
+    "gather",
+    "player_figures",
+    "round_scores_csv",
+    "round_table",
+    "store_figures",
+    "write_round_scores",
+]
