@@ -304,7 +304,10 @@ class WolfEngine(Engine):
         ranks = state.options["ranks"]
         plain = [n for n in state.options["full_moon_ranks"] if n != SUPER_FULL_MOON]
         full_in_deck = len(plain) * suits
-        if state.full_counted + full > full_in_deck:
+        # Counting piles needs no marked numbers (the table reads the moons off
+        # the cards), so an unmarked deck leaves the plain Full Moons unchecked.
+        any_marked = bool(state.options["full_moon_ranks"])
+        if any_marked and state.full_counted + full > full_in_deck:
             marked = ", ".join(map(str, plain)) or "none"
             raise RuleError(
                 f"the deck has only {full_in_deck} Full Moon cards (numbers marked "

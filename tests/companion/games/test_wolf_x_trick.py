@@ -314,7 +314,12 @@ def test_pile_counts_match_the_tricks_they_stand_for() -> None:
             RuleError,
             "one trick of 3 cards, so it cannot hold 4",
         ),
-        ([pile("Ann", 1)], {}, RuleError, "the deck has only 0 Full Moon cards"),
+        (
+            [pile("Ann", 1)],
+            {"full_moon_ranks": [8]},
+            RuleError,
+            "the deck has only 0 Full Moon cards",
+        ),
         (
             [pile("Ann", 2, 0), pile("Ben", 2, 0)],
             {"full_moon_ranks": [1]},

@@ -1,0 +1,88 @@
+"""Helpers for the table-driven spec audits: replay a hand-written log, compare.
+
+A case names only the parts of the summary it is about (a *fragment*); the
+comparison is strict about types, so ``0`` never passes for ``false`` nor a
+count for a list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from companion.errors import LogError
+from companion.log import GameLog
+from companion.replay import replay
+
+
+@dataclass(frozen=True)
+class Case:
+    """One log aimed at one ruling, with what the spec says it must print."""
+
+    id: str
+    players: list[str]
+    events: list[dict[str, Any]]
+    expect: dict[str, Any]
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """One log the spec says must be refused, at ``event`` (0 = the header)."""
+
+    id: str
+    players: list[str]
+    events: list[dict[str, Any]]
+    event: int
+    words: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def make_log(
+    game: str,
+    players: list[str],
+    events: list[dict[str, Any]],
+    options: dict[str, Any] | None = None,
+) -> GameLog:
+    return GameLog.from_dict(
+        {
+            "format": "companion-log/1",
+            "game": game,
+            "players": players,
+            "options": options or {},
+            "events": events,
+        }
+    )
+
+
+def summary_of(game: str, case: Case) -> dict[str, Any]:
+    return replay(make_log(game, case.players, case.events, case.options)).summary()
+
+
+def assert_fragment(actual: object, expected: object, path: str = "summary") -> None:
+    """``expected`` is in ``actual``: dicts by the keys given, all else exactly."""
+    if isinstance(expected, dict):
+        assert isinstance(actual, dict), f"{path}: {actual!r} is not an object"
+        for key, value in expected.items():
+            assert key in actual, f"{path} has no {key!r}"
+            assert_fragment(actual[key], value, f"{path}.{key}")
+        return
+    assert type(actual) is type(expected), f"{path}: {actual!r} vs {expected!r}"
+    assert actual == expected, f"{path}: {actual!r}, expected {expected!r}"
+
+
+def check_case(game: str, case: Case) -> None:
+    assert_fragment(summary_of(game, case), case.expect)
+
+
+def check_refusal(game: str, refusal: Refusal) -> None:
+    with pytest.raises(LogError) as caught:
+        replay(make_log(game, refusal.players, refusal.events, refusal.options))
+    assert caught.value.event == refusal.event, str(caught.value)
+    assert refusal.words in caught.value.message
+
+
+def ids(cases: list[Case] | list[Refusal]) -> list[str]:
+    return [case.id for case in cases]
