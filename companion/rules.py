@@ -390,6 +390,25 @@ def search(
     return [e for _, _, e in scored[:limit]]
 
 
+def _nothing_en(query: str, game: str | None) -> str:
+    where = f" in {GAME_NAMES['en'][game]}" if game else ""
+    return (
+        f'Nothing in the rules{where} matches "{query}": '
+        "try other words, e.g. a card, a curse or a score."
+    )
+
+
+def _nothing_ja(query: str, game: str | None) -> str:
+    where = f"{GAME_NAMES['ja'][game].split()[0]}の" if game else ""
+    return (
+        f"「{query}」に合う{where}ルールが見つかりません。"
+        "カード・呪い・得点など、別の言葉で探してみてください。"
+    )
+
+
+_NOTHING = {"en": _nothing_en, "ja": _nothing_ja}
+
+
 def print_matches(
     query: str,
     lang: str,
@@ -404,11 +423,7 @@ def print_matches(
     """
     found = search(query, lang=lang, game=game, limit=limit)
     if not found:
-        where = f" in {GAME_NAMES['en'][game]}" if game else ""
-        err.write(
-            f'Nothing in the rules{where} matches "{query}": '
-            "try other words, e.g. a card, a curse or a score.\n"
-        )
+        err.write(_NOTHING[lang](query, game) + "\n")
         return 1
     for e in found:
         out.write(f"{e.game}\t{e.title}\n")

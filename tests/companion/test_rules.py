@@ -306,3 +306,8 @@ def test_cli_says_so_when_nothing_matches(capsys: pytest.CaptureFixture[str]) ->
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "qwxzv" in captured.err and captured.err.count("\n") == 1
+
+
+def test_cli_says_so_in_japanese(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--lang", "ja", "qwxzv"]) == 1
+    assert "「qwxzv」" in capsys.readouterr().err
