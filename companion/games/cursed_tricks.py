@@ -207,24 +207,21 @@ class CursedTricks(Engine):
     def options(self, players: list[str], given: dict[str, Any]) -> dict[str, Any]:
         reject_unknown_options(self, given, {"deck", "removed_suit"})
         deck = given.get("deck", "original")
-        if deck not in DECKS:
+        if not isinstance(deck, str) or deck not in DECKS:
             raise option_error(f'"deck" must be "original" or "standard", not {deck!r}')
         kind = DECKS[deck]
         removed = given.get("removed_suit")
-        if len(players) != 3:
-            if removed is not None:
-                raise option_error(
-                    f'"removed_suit" is only for 3 players; with {len(players)} '
-                    f"every suit is used (got {removed!r})"
-                )
-            return {"deck": deck, "removed_suit": None}
-        if removed is None:
-            removed = kind.suits[-1]
-        if removed not in kind.suits:
+        if removed is not None and removed not in kind.suits:
             raise option_error(
                 f'"removed_suit" must be one of {", ".join(kind.suits)} '
                 f"for the {deck} deck, not {removed!r}"
             )
+        if len(players) != 3:
+            # The contract only gives the option a meaning with 3 players; a
+            # log that names a suit anyway still plays with every suit.
+            return {"deck": deck, "removed_suit": None}
+        if removed is None:
+            removed = kind.suits[-1]
         return {"deck": deck, "removed_suit": removed}
 
     def start(self, players: list[str], options: dict[str, Any]) -> State:

@@ -427,7 +427,7 @@ def test_default_options() -> None:
     [
         (FOUR, {"colour": "red"}, '"colour" is not an option'),
         (FOUR, {"deck": "jumbo"}, "'jumbo'"),
-        (FOUR, {"removed_suit": "Y"}, "only for 3 players"),
+        (FOUR, {"removed_suit": "X"}, "one of P, G, R, Y"),
         (THREE, {"removed_suit": "S"}, "one of P, G, R, Y"),
         (THREE, {"deck": "standard", "removed_suit": "Y"}, "one of S, H, D, C"),
         (THREE, {"removed_suit": 3}, "not 3"),
