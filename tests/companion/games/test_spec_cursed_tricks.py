@@ -497,6 +497,12 @@ REFUSED: list[tuple[str, str, int, list[str]]] = [
         ["Dee", "Y"],
     ),
     (
+        "break given to a breaker who holds no curse (engine's reading)",
+        log_text([round_ev("Ann"), trick("R7", "R12", "G3", "R2", **{"break": "R"})]),
+        2,
+        ["Dee", "none"],
+    ),
+    (
         "break that is not a suit",
         log_text([*DEE_TWO_CURSES, trick(*DEE_BREAKS, **{"break": "X"})]),
         5,

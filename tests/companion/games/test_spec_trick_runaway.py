@@ -1,0 +1,513 @@
+"""Trick Runaway against the contract: hand-written logs, summaries worked by hand.
+
+Each case is a log and the summary fragments the spec predicts (or the event
+the spec says must be refused and words the refusal should contain). Default
+tracks: escape 0, -2, -3, -4; damage -2, 0, 3, then death (4 players).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from companion.errors import LogError
+from companion.log import loads
+from companion.replay import replay
+
+FOUR = ["A", "B", "C", "D"]
+FIVE = ["A", "B", "C", "D", "E"]
+Event = dict[str, Any]
+
+
+def log_text(
+    events: list[Event], players: list[str] | None = None, options: Any = None
+) -> str:
+    return json.dumps(
+        {
+            "format": "companion-log/1",
+            "game": "trick-runaway",
+            "players": players or FOUR,
+            "options": {} if options is None else options,
+            "events": events,
+        }
+    )
+
+
+def summary_of(text: str) -> dict[str, Any]:
+    return json.loads(json.dumps(replay(loads(text)).summary()))
+
+
+def assert_fragment(actual: Any, expected: Any, path: str = "") -> None:
+    """Dicts are compared key by key on the expected keys; all else exactly."""
+    if isinstance(expected, dict):
+        assert isinstance(actual, dict), path
+        for key, value in expected.items():
+            assert key in actual, f"{path}.{key} missing"
+            assert_fragment(actual[key], value, f"{path}.{key}")
+    else:
+        assert actual == expected, f"{path}: {actual!r} != {expected!r}"
+        assert type(actual) is type(expected), f"{path}: type {type(actual)}"
+
+
+def round_ev(leader: str | None = None) -> Event:
+    return {"type": "round"} if leader is None else {"type": "round", "leader": leader}
+
+
+def trick(*cards: str, **lower: str) -> Event:
+    event: Event = {"type": "trick", "cards": list(cards)}
+    if lower:
+        event["lower"] = lower
+    return event
+
+
+def fresh(**changes: Any) -> dict[str, Any]:
+    view = {
+        "life": 17,
+        "side": "white",
+        "escape": 0,
+        "damage": -2,
+        "curses": 0,
+        "out": False,
+        "eliminated": False,
+    }
+    return {**view, **changes}
+
+
+# The rulebook's first example: A leads H8, B's H10 is cursed, C's C5 damaged.
+CASE_1 = trick("H8", "H10", "C5", "H7", B="escape")
+
+
+def club_rotation() -> list[Event]:
+    """Thirteen tricks, each led with a club by the player left of the last
+    leader while the others discard: the leader alone is cursed and damaged."""
+    clubs = [3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 13, 15, 20]
+    others = [f"{s}{n}" for s, ns in OTHER_SUITS.items() for n in ns]
+    events: list[Event] = [round_ev("A")]
+    for index, number in enumerate(clubs):
+        leader = FOUR[index % 4]
+        discards = others[3 * index : 3 * index + 3]
+        events.append(
+            {
+                "type": "trick",
+                "cards": [f"C{number}", *discards],
+                "lower": {leader: "escape"},
+            }
+        )
+    return events
+
+
+OTHER_SUITS = {
+    "H": [4, 5, 6, 7, 8, 10, 11, 12, 13, 13, 15],
+    "S": [3, 4, 6, 7, 8, 10, 11, 12, 13, 13, 15],
+    "D": [4, 5, 6, 7, 8, 10, 11, 12, 13, 14],
+    "T": [5, 7, 9, 9, 9, 11, 13],
+}
+
+# Life 3: two players out in each of three rounds; the third round's outs are
+# all on the black side, so A alone survives.
+SHORT_GAME = [
+    round_ev("A"),
+    CASE_1,  # C takes 3 and is out; D leads
+    trick("H12", "H13", "H11", A="damage"),  # D, A, B: B takes 9, out
+    round_ev(),  # left of B, damaged last: C
+    trick("H8", "H10", "C5", "H7", D="escape"),  # C, D, A, B: A out; B leads
+    trick("T5", "T9", "T7", C="escape"),  # B, C, D: B and D damaged, D out
+    round_ev(),  # left of D: A
+    trick("H12", "H13", "C8", "H11", B="escape"),  # C takes 6, out; D leads
+    trick("S10", "S11", "S12", A="damage"),  # D, A, B: D and B out
+]
+
+# B is cursed seven times in one round; D takes the damage and A keeps leading.
+SEVEN_CURSES = [
+    round_ev("A"),
+    trick("H5", "H15", "H6", "H4", B="escape"),
+    trick("S6", "S15", "S7", "S3"),
+    trick("D5", "D14", "D6", "D4", B="escape"),
+    trick("C4", "C20", "C5", "C3"),
+    trick("T7", "T13", "T9", "T5", B="escape"),
+    trick("S8", "S13", "H7", "S4"),
+    # clubs led: A's C11 and B's C15 (rank 15 - 4) tie for highest and lowest
+    trick("C11", "C15", "H8", "H10", A="damage"),
+]
+
+CASES: list[tuple[str, str, dict[str, Any]]] = [
+    (
+        "empty log: defaults for 4 players",
+        log_text([]),
+        {
+            "finished": False,
+            "winners": [],
+            "leader": None,
+            "rounds": [],
+            "totals": {"A": 17, "B": 17, "C": 17, "D": 17},
+            "players": {name: fresh() for name in FOUR},
+        },
+    ),
+    (
+        "empty log: defaults for 5 players",
+        log_text([], FIVE),
+        {
+            "totals": {name: 15 for name in FIVE},
+            "players": {"E": fresh(life=15, damage=-1)},
+        },
+    ),
+    (
+        "options: life and damage track",
+        log_text([], options={"life": 9, "damage_track": [1, 2]}),
+        {"totals": {"A": 9}, "players": {"A": fresh(life=9, damage=1)}},
+    ),
+    (
+        "first round: given leader",
+        log_text([round_ev("C")]),
+        {"leader": "C"},
+    ),
+    (
+        "case 1: second suit counts; level cubes, the table lowers escape",
+        log_text([round_ev("A"), CASE_1]),
+        {
+            "leader": "D",
+            "totals": {"A": 17, "B": 17, "C": 14, "D": 17},
+            "players": {
+                "B": fresh(escape=-2, curses=1),
+                "C": fresh(life=14),
+            },
+        },
+    ),
+    (
+        "case 1: the table lowers damage instead",
+        log_text([round_ev("A"), trick("H8", "H10", "C5", "H7", B="damage")]),
+        {"players": {"B": fresh(damage=0, curses=1)}},
+    ),
+    (
+        "case 2: a discard between; tie for highest curses both",
+        log_text(
+            [round_ev("A"), trick("H8", "T11", "C5", "H11", B="escape", D="damage")]
+        ),
+        {
+            "leader": "B",
+            "totals": {"A": 11, "B": 17, "C": 17, "D": 17},
+            "players": {
+                "B": fresh(escape=-2, curses=1),
+                "D": fresh(damage=0, curses=1),
+            },
+        },
+    ),
+    (
+        "case 3: clubs led, no second suit",
+        log_text([round_ev("A"), trick("C7", "H10", "C5", "S4", A="escape")]),
+        {
+            "leader": "D",
+            "totals": {"A": 17, "B": 17, "C": 14, "D": 17},
+            "players": {"A": fresh(escape=-2, curses=1)},
+        },
+    ),
+    (
+        "one counting card is cursed first, then damaged with the new modifier",
+        log_text([round_ev("A"), trick("C13", "H4", "H5", "S3", A="damage")]),
+        {"leader": "B", "players": {"A": fresh(life=4, damage=0, curses=1)}},
+    ),
+    (
+        "one counting card, escape lowered: damage keeps the old modifier",
+        log_text([round_ev("A"), trick("C13", "H4", "H5", "S3", A="escape")]),
+        {"leader": "B", "players": {"A": fresh(life=6, escape=-2, curses=1)}},
+    ),
+    (
+        "escape lowers the rank; damage counts the printed number",
+        log_text([round_ev("A"), CASE_1, trick("S6", "S4", "S3", "S7", C="damage")]),
+        {
+            "leader": "C",
+            "totals": {"A": 17, "B": 16, "C": 14, "D": 17},
+            "players": {"C": fresh(life=14, damage=0, curses=1)},
+        },
+    ),
+    (
+        "tie for lowest: both damaged, next leader left of the later one",
+        log_text([round_ev("A"), CASE_1, trick("S4", "S7", "S6", "S8", C="escape")]),
+        {
+            "leader": "C",
+            "totals": {"A": 17, "B": 13, "C": 14, "D": 15},
+            "players": {"C": fresh(life=14, escape=-2, curses=1)},
+        },
+    ),
+    (
+        "rank never below 0",
+        log_text(
+            [round_ev("A"), CASE_1, trick("S3", "S6", "S8", "S7", C="damage")],
+            options={"escape_track": [0, -10]},
+        ),
+        {
+            "leader": "C",
+            "totals": {"B": 11},
+            "players": {"B": fresh(life=11, escape=-10, curses=1)},
+        },
+    ),
+    (
+        "second curse drops the higher cube by rule; lower given is not used",
+        log_text(
+            [
+                round_ev("A"),
+                CASE_1,
+                trick("S3", "S4", "S15", "S6", B="escape"),
+            ]
+        ),
+        {"players": {"B": fresh(escape=-2, damage=0, curses=2)}},
+    ),
+    (
+        "lower given for a player who is not cursed is not used",
+        log_text(
+            [round_ev("A"), trick("H8", "H10", "C5", "H7", B="escape", A="damage")]
+        ),
+        {"players": {"A": fresh(), "B": fresh(escape=-2, curses=1)}},
+    ),
+    (
+        "life 3: a player out leaves the seats; two out end the round, flips",
+        log_text(SHORT_GAME[:3], options={"life": 3, "black_life": 5}),
+        {
+            "finished": False,
+            "leader": None,
+            "rounds": [{"scores": {"A": 3, "B": 5, "C": 5, "D": 3}}],
+            "totals": {"A": 3, "B": 5, "C": 5, "D": 3},
+            "players": {
+                "B": {"side": "black", "life": 5, "eliminated": False},
+                "C": {"side": "black", "life": 5, "eliminated": False},
+                "A": {"side": "white"},
+            },
+        },
+    ),
+    (
+        "between rounds (engine's reading): tracks, curses and outs already reset",
+        log_text(SHORT_GAME[:3], options={"life": 3, "black_life": 5}),
+        {
+            "players": {
+                "A": fresh(life=3),
+                "B": fresh(life=5, side="black"),
+                "C": fresh(life=5, side="black"),
+            }
+        },
+    ),
+    (
+        "later round: leader by rule, left of the last damaged player",
+        log_text(SHORT_GAME[:4], options={"life": 3, "black_life": 5}),
+        {"leader": "C", "players": {"A": fresh(life=3)}},
+    ),
+    (
+        "later round: a given leader overrides the rule",
+        log_text(
+            [*SHORT_GAME[:3], round_ev("B")], options={"life": 3, "black_life": 5}
+        ),
+        {"leader": "B"},
+    ),
+    (
+        "second round: damage ties, both out count",
+        log_text(SHORT_GAME[:6], options={"life": 3, "black_life": 5}),
+        {
+            "rounds": [
+                {"scores": {"A": 3, "B": 5, "C": 5, "D": 3}},
+                {"scores": {"A": 5, "B": 2, "C": 5, "D": 5}},
+            ],
+            "leader": None,
+        },
+    ),
+    (
+        "third round: black-side players out are eliminated, the rest win",
+        log_text(SHORT_GAME, options={"life": 3, "black_life": 5}),
+        {
+            "finished": True,
+            "winners": ["A"],
+            "leader": None,
+            "totals": {"A": 5, "B": -8, "C": -1, "D": -3},
+            "rounds": [
+                {"scores": {"A": 3, "B": 5, "C": 5, "D": 3}},
+                {"scores": {"A": 5, "B": 2, "C": 5, "D": 5}},
+                {"scores": {"A": 5, "B": -8, "C": -1, "D": -3}},
+            ],
+            "players": {
+                "A": {"eliminated": False, "damage": 0, "curses": 1},
+                "B": {"eliminated": True, "side": "black", "out": True},
+                "C": {"eliminated": True, "out": True},
+                "D": {"eliminated": True, "out": True},
+            },
+        },
+    ),
+    (
+        "hands empty with nobody out: least life is out by exhaustion",
+        log_text(club_rotation(), options={"life": 100}),
+        {
+            "finished": False,
+            "leader": None,
+            "rounds": [{"scores": {"A": 101, "B": 77, "C": 74, "D": 70}}],
+            "players": {"A": {"side": "black"}, "B": {"side": "white"}},
+        },
+    ),
+    (
+        "after exhaustion: next leader left of the last damaged",
+        log_text([*club_rotation(), round_ev()], options={"life": 100}),
+        {"leader": "B"},
+    ),
+    (
+        "seven curses: completely eliminated, no damage, round goes on",
+        log_text(SEVEN_CURSES),
+        {
+            "finished": False,
+            "leader": "C",
+            "totals": {"A": 6, "B": 17, "C": 17, "D": 6},
+            "players": {
+                "A": fresh(life=6, damage=0, curses=1),
+                "B": {
+                    "life": 17,
+                    "escape": -4,
+                    "damage": "death",
+                    "curses": 7,
+                    "out": True,
+                    "eliminated": True,
+                },
+            },
+        },
+    ),
+    (
+        "seven curses: the round ends with a second out, the game with it",
+        log_text([*SEVEN_CURSES, trick("H12", "H11", "H13")]),
+        {
+            "finished": True,
+            "winners": ["A", "C", "D"],
+            "leader": None,
+            "rounds": [{"scores": {"A": 6, "B": 17, "C": 17, "D": 18}}],
+            "players": {
+                "D": {"side": "black", "eliminated": False},
+                "A": {"escape": -2, "damage": 0, "curses": 2},
+            },
+        },
+    ),
+    (
+        "5 players: a discard after the second suit; damage track -1",
+        log_text(
+            [round_ev("A"), trick("H8", "H10", "C5", "H7", "S4", B="escape")], FIVE
+        ),
+        {
+            "leader": "D",
+            "totals": {"A": 15, "C": 11, "E": 15},
+            "players": {"B": fresh(life=15, escape=-2, damage=-1, curses=1)},
+        },
+    ),
+    (
+        "both copies of a doubled card in one trick",
+        log_text(
+            [round_ev("A"), trick("C13", "C13", "H4", "H5", A="escape", B="escape")]
+        ),
+        {"leader": "C", "totals": {"A": 6, "B": 6}},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [(text, expected) for _, text, expected in CASES],
+    ids=[name for name, _, _ in CASES],
+)
+def test_summary(text: str, expected: dict[str, Any]) -> None:
+    result = summary_of(text)
+    assert result["game"] == "trick-runaway"
+    assert_fragment(result, expected)
+
+
+REFUSED: list[tuple[str, str, int, list[str]]] = [
+    ("three players", log_text([], ["A", "B", "C"]), 0, ["4 to 5"]),
+    ("six players", log_text([], [*FIVE, "F"]), 0, ["4 to 5"]),
+    ("unknown option", log_text([], options={"hand": 13}), 0, ["hand"]),
+    ("life zero", log_text([], options={"life": 0}), 0, ["life"]),
+    ("life as text", log_text([], options={"life": "17"}), 0, ["life"]),
+    ("empty track", log_text([], options={"escape_track": []}), 0, ["escape_track"]),
+    ("first round without leader", log_text([round_ev()]), 1, ["leader"]),
+    (
+        "first round with a null leader",
+        log_text([{"type": "round", "leader": None}]),
+        1,
+        ["leader"],
+    ),
+    ("leader not a player", log_text([round_ev("Z")]), 1, ["Z"]),
+    ("trick before a round", log_text([CASE_1]), 1, ["round"]),
+    ("unknown event", log_text([{"type": "bid"}]), 1, ["bid"]),
+    (
+        "round while one is in progress",
+        log_text([round_ev("A"), CASE_1, round_ev("B")]),
+        3,
+        ["round"],
+    ),
+    (
+        "lower missing for a level cursed player",
+        log_text([round_ev("A"), trick("H8", "H10", "C5", "H7")]),
+        2,
+        ["B", "lower"],
+    ),
+    (
+        "lower missing for one of two cursed players",
+        log_text([round_ev("A"), trick("H8", "T11", "C5", "H11", B="escape")]),
+        2,
+        ["D", "lower"],
+    ),
+    (
+        "lower naming no track",
+        log_text([round_ev("A"), trick("H8", "H10", "C5", "H7", B="up")]),
+        2,
+        ["up"],
+    ),
+    (
+        "lower not a mapping",
+        log_text(
+            [
+                round_ev("A"),
+                {"type": "trick", "cards": ["H8", "H10", "C5", "H7"], "lower": "B"},
+            ]
+        ),
+        2,
+        ["lower"],
+    ),
+    (
+        "a player out still listed",
+        log_text(
+            [round_ev("A"), CASE_1, trick("H12", "H13", "H11", "S4", A="damage")],
+            options={"life": 3},
+        ),
+        3,
+        ["3 cards"],
+    ),
+    (
+        "card not in the deck",
+        log_text([round_ev("A"), trick("H3", "H10", "C5", "H7")]),
+        2,
+        ["H3"],
+    ),
+    (
+        "third copy of a doubled card",
+        log_text(
+            [
+                round_ev("A"),
+                trick("C13", "C13", "H4", "H5", A="escape", B="escape"),
+                trick("C13", "H6", "H7", "H8", C="escape"),
+            ]
+        ),
+        3,
+        ["C13"],
+    ),
+    (
+        "event after the game is over",
+        log_text([*SHORT_GAME, round_ev("A")], options={"life": 3, "black_life": 5}),
+        10,
+        ["over"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "number", "words"),
+    [(text, number, words) for _, text, number, words in REFUSED],
+    ids=[name for name, *_ in REFUSED],
+)
+def test_refused(text: str, number: int, words: list[str]) -> None:
+    with pytest.raises(LogError) as caught:
+        replay(loads(text))
+    assert caught.value.event == number
+    for word in words:
+        assert word in caught.value.message
