@@ -8,6 +8,7 @@ import flet as ft
 
 from companion.store import GameInfo
 from screens import ui
+from screens.history import History
 
 if TYPE_CHECKING:
     from screens.app import App
@@ -73,7 +74,7 @@ class Home:
         parts.append(
             ui.tap(
                 t("home.past"),
-                lambda: app.go(PastGames(app)),
+                lambda: app.go(History(app)),
                 "past-games",
                 icon=ft.Icons.HISTORY,
                 width=260,
