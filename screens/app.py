@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 import flet as ft
@@ -16,6 +17,9 @@ from companion.store import Store
 from screens import ui
 
 T = TypeVar("T")
+ASSETS = Path(__file__).resolve().parent / "assets"
+# Served with the app: with no CDN the browser has no Japanese glyphs of its own.
+JAPANESE_FONT = "IPAexGothic"
 
 
 class Screen(Protocol):
@@ -86,6 +90,14 @@ class App:
     def render(self) -> None:
         assert self.screen is not None
         self.page.theme_mode = ft.ThemeMode.DARK if self.dark else ft.ThemeMode.LIGHT
+        # Roboto lacks arrows and ticks the reasons use; the served font has them.
+        font = JAPANESE_FONT
+        self.page.theme = ft.Theme(
+            color_scheme_seed=ft.Colors.DEEP_PURPLE, font_family=font
+        )
+        self.page.dark_theme = ft.Theme(
+            color_scheme_seed=ft.Colors.DEEP_PURPLE, font_family=font
+        )
         body = self.screen.build()
         self.page.controls = [
             ft.SafeArea(
@@ -107,7 +119,11 @@ class App:
                 ui.tap(self.t("home"), self.home, "home", icon=ft.Icons.HOME),
                 ft.Row(
                     [
-                        ui.tap(self.t(f"lang.{other}"), self.switch_language, "lang"),
+                        ui.tap(
+                            ft.Text(self.t(f"lang.{other}"), font_family=JAPANESE_FONT),
+                            self.switch_language,
+                            "lang",
+                        ),
                         ui.tap(
                             self.t("theme.light" if self.dark else "theme.dark"),
                             self.switch_theme,
@@ -170,8 +186,7 @@ def shared_store() -> Store:
 def main(page: ft.Page) -> None:
     page.title = "Curse Companion"
     page.padding = 8
-    page.theme = ft.Theme(color_scheme_seed=ft.Colors.DEEP_PURPLE)
-    page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.DEEP_PURPLE)
+    page.fonts = {JAPANESE_FONT: "/fonts/ipaexg.ttf"}
     app = App(page, shared_store(), _lock)
 
     def resized(_: ft.PageResizeEvent) -> None:
@@ -191,9 +206,16 @@ def serve(
     if data:
         os.environ["COMPANION_DATA"] = data
     if desktop:
-        ft.run(main)
+        ft.run(main, assets_dir=str(ASSETS))
         return
     # The app is served, never opened: the phone beside the table connects.
     os.environ["FLET_FORCE_WEB_SERVER"] = "true"
     print(f"Curse Companion: http://{host}:{port}", flush=True)
-    ft.run(main, host=host, port=port, view=ft.AppView.WEB_BROWSER, no_cdn=True)
+    ft.run(
+        main,
+        host=host,
+        port=port,
+        view=ft.AppView.WEB_BROWSER,
+        no_cdn=True,
+        assets_dir=str(ASSETS),
+    )

@@ -35,7 +35,8 @@ class CursedTable:
         self.game_id = game_id
         self.spell: dict[str, str] = {}
         self.change: dict[str, str] = {}  # a sacrifice's manual change
-        self.altar_texts: dict[str, str] = {}
+        self.altar_player: str | None = None
+        self.altar_text = ""
         self.redoable = 0
         self.replay: Replay
         self.reload()
@@ -84,9 +85,16 @@ class CursedTable:
             return
         self.app.render()
 
-    def save_altar(self, name: str, clear: bool) -> None:
-        text = None if clear else (self.altar_texts.get(name) or "").strip() or None
-        self.altar_texts.pop(name, None)
+    def pick_altar(self, name: str) -> None:
+        self.altar_player = name
+        self.altar_text = ""
+        self.app.render()
+
+    def save_altar(self, clear: bool) -> None:
+        if self.altar_player is None:
+            return
+        text = None if clear else self.altar_text.strip() or None
+        name, self.altar_player = self.altar_player, None
         self.record({"type": "altar", "player": name, "text": text})
 
     def effect_preview(self, effect: str) -> tuple[str, bool, bool]:
@@ -135,9 +143,26 @@ class CursedTable:
 
     def entry_part(self, summary: dict[str, Any]) -> list[ft.Control]:
         t = self.app.t
-        parts: list[ft.Control] = [ui.heading(t("game.cursed"), 20)]
+        parts: list[ft.Control] = [
+            ft.Row(
+                [
+                    ui.heading(t("game.cursed"), 20),
+                    ui.undo_redo(
+                        t("table.undo"),
+                        t("table.redo"),
+                        lambda: self.record(None, "undo"),
+                        lambda: self.record(None, "redo"),
+                        can_undo=bool(self.replay.log.events),
+                        can_redo=bool(self.redoable),
+                    ),
+                ],
+                alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+                wrap=True,
+            )
+        ]
         if self.app.message:
             parts.append(ui.note(self.app.message, "error", error=True))
+        parts += self.reasons_part()
         if summary["finished"]:
             winners = summary["winners"]
             parts.append(
@@ -154,30 +179,8 @@ class CursedTable:
                     highlight=True,
                 )
             )
-        else:
-            parts += self.spell_part(summary)
-        parts += self.reasons_part()
-        parts.append(
-            ui.wrap(
-                [
-                    ui.tap(
-                        t("table.undo"),
-                        lambda: self.record(None, "undo"),
-                        "undo",
-                        icon=ft.Icons.UNDO,
-                        disabled=not self.replay.log.events,
-                    ),
-                    ui.tap(
-                        t("table.redo"),
-                        lambda: self.record(None, "redo"),
-                        "redo",
-                        icon=ft.Icons.REDO,
-                        disabled=not self.redoable,
-                    ),
-                ]
-            )
-        )
         if not summary["finished"]:
+            parts += self.spell_part(summary)
             parts += self.change_part()
         return parts
 
@@ -266,6 +269,50 @@ class CursedTable:
             break
         if self.change:
             parts.append(ui.tap(t("spell.reset"), self.reset_change, "set-reset"))
+        return parts + self.altar_part()
+
+    def altar_part(self) -> list[ft.Control]:
+        t = self.app.t
+        parts: list[ft.Control] = [
+            ui.heading(t("cursed.altar-title"), 16),
+            ui.wrap(
+                [
+                    ui.tap(
+                        name,
+                        lambda n=name: self.pick_altar(n),
+                        f"altar-player-{name}",
+                        primary=name == self.altar_player,
+                    )
+                    for name in self.replay.log.players
+                ]
+            ),
+        ]
+        if self.altar_player is not None:
+            field = ft.TextField(
+                value=self.altar_text,
+                label=t("cursed.altar-new", player=self.altar_player),
+                width=240,
+                on_change=lambda e: setattr(self, "altar_text", e.control.value),
+                on_submit=lambda _: self.save_altar(False),
+            )
+            parts.append(
+                ui.wrap(
+                    [
+                        ui.tagged("altar-field", field),
+                        ui.tap(
+                            t("cursed.altar-save"),
+                            lambda: self.save_altar(False),
+                            "altar-save",
+                            primary=True,
+                        ),
+                        ui.tap(
+                            t("cursed.altar-clear"),
+                            lambda: self.save_altar(True),
+                            "altar-clear",
+                        ),
+                    ]
+                )
+            )
         return parts
 
     def reset_change(self) -> None:
@@ -300,7 +347,6 @@ class CursedTable:
                 for fortune in FORTUNES
             ]
             altar = view.get("altar")
-            entry = self.altar_texts.get(name, "")
             lines: list[ft.Control] = [
                 ft.Row(
                     [
@@ -329,36 +375,6 @@ class CursedTable:
                     spacing=6,
                 ),
             ]
-            if not view["eliminated"] and not summary["finished"]:
-                lines.append(
-                    ft.Row(
-                        [
-                            ui.tagged(
-                                f"altar-field-{name}",
-                                ft.TextField(
-                                    value=entry,
-                                    dense=True,
-                                    width=150,
-                                    label=t("cursed.altar-new"),
-                                    on_change=lambda e, n=name: (
-                                        self.altar_texts.__setitem__(n, e.control.value)
-                                    ),
-                                ),
-                            ),
-                            ui.tap(
-                                t("cursed.altar-save"),
-                                lambda n=name: self.save_altar(n, False),
-                                f"altar-save-{name}",
-                            ),
-                            ui.tap(
-                                t("cursed.altar-clear"),
-                                lambda n=name: self.save_altar(n, True),
-                                f"altar-clear-{name}",
-                            ),
-                        ],
-                        spacing=4,
-                    )
-                )
             rows.append(ui.panel(*lines, identifier=f"state-{name}"))
         return rows
 

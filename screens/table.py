@@ -243,10 +243,24 @@ class TrickTable:
         parts: list[ft.Control] = [
             ft.Row(
                 [
-                    ui.heading(t(f"game.{self.slug}"), 20),
-                    ft.Text(t("table.round", n=len(summary["rounds"]) + 1)),
+                    ft.Row(
+                        [
+                            ui.heading(t(f"game.{self.slug}"), 20),
+                            ft.Text(t("table.round", n=len(summary["rounds"]) + 1)),
+                        ],
+                        spacing=10,
+                        wrap=True,
+                    ),
+                    ui.undo_redo(
+                        t("table.undo"),
+                        t("table.redo"),
+                        self.undo,
+                        self.redo,
+                        can_undo=bool(self.replay.log.events),
+                        can_redo=bool(self.redoable),
+                    ),
                 ],
-                spacing=12,
+                alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
                 wrap=True,
             )
         ]
@@ -262,6 +276,8 @@ class TrickTable:
         prompt = self.current().prompt()
         if self.app.message:
             parts.append(ui.note(self.app.message, "error", error=True))
+        if self.choice is None:
+            parts += self.reasons_part()
         if summary["finished"] and self.editing is None:
             parts += self.game_over(summary)
         elif "trick" in prompt.expects:
@@ -270,7 +286,6 @@ class TrickTable:
             parts += self.pile_entry(prompt)
         elif "round" in prompt.expects:
             parts += self.round_entry(summary, prompt)
-        parts += self.reasons_part()
         parts.append(self.history_part())
         return parts
 
@@ -331,7 +346,7 @@ class TrickTable:
                         )
                         for card in cards
                     ],
-                    spacing=5,
+                    spacing=4,
                 )
             )
         return ft.Column(rows, spacing=8)
@@ -503,27 +518,9 @@ class TrickTable:
 
     def history_part(self) -> ft.Control:
         t = self.app.t
-        buttons = ui.wrap(
-            [
-                ui.tap(
-                    t("table.undo"),
-                    self.undo,
-                    "undo",
-                    icon=ft.Icons.UNDO,
-                    disabled=not self.replay.log.events,
-                ),
-                ui.tap(
-                    t("table.redo"),
-                    self.redo,
-                    "redo",
-                    icon=ft.Icons.REDO,
-                    disabled=not self.redoable,
-                ),
-            ]
-        )
         events = self.replay.log.events
         first = round_start(events)
-        rows: list[ft.Control] = [buttons]
+        rows: list[ft.Control] = []
         tricks = [
             (number, event)
             for number, event in enumerate(events, start=1)
@@ -574,27 +571,32 @@ class TrickTable:
             ],
             spacing=10,
         )
-        lines: list[ft.Control] = [head]
-        for field, value in figures:
-            lines.append(
-                ft.Row(
-                    [
-                        ft.Text(t(f"field.{field}"), size=12),
-                        ui.figure(
-                            f"{field}-{name}",
-                            value,
-                            size=13 if compact else 14,
-                            weight=ft.FontWeight.W_500,
-                        ),
-                    ],
-                    spacing=6,
-                )
-            )
         if summary["leader"] == name:
-            lines.append(ft.Text(t("table.leads"), size=12, italic=True))
-        box = ui.panel(*lines, identifier=f"state-{name}", highlight=turn == name)
+            head.controls.append(
+                ft.Icon(ft.Icons.PLAY_CIRCLE, size=18, tooltip=t("table.leads"))
+            )
+        pairs = [
+            ft.Row(
+                [
+                    ft.Text(t(f"field.{field}"), size=11),
+                    ui.figure(
+                        f"{field}-{name}", value, size=13, weight=ft.FontWeight.W_600
+                    ),
+                ],
+                spacing=3,
+                tight=True,
+            )
+            for field, value in figures
+        ]
+        box = ui.panel(
+            head,
+            ui.wrap(pairs, spacing=8) if compact else ft.Column(pairs, spacing=2),
+            identifier=f"state-{name}",
+            highlight=turn == name,
+        )
         if compact:
-            return ft.Container(box, width=170)
+            half = ((self.app.page.width or 390) - 22) / 2
+            return ft.Container(box, width=min(half, 240))
         return box
 
     def whose_turn(self) -> str | None:

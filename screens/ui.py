@@ -52,7 +52,7 @@ def tagged(identifier: str, control: ft.Control) -> ft.Control:
 
 
 def tap(
-    label: str,
+    label: str | ft.Control,
     on_tap: Handler,
     identifier: str | None = None,
     *,
@@ -83,12 +83,12 @@ def tap(
 
 def card_button(code: str, colour: str | None, on_tap: Handler) -> ft.Control:
     button = ft.FilledButton(
-        content=ft.Text(code, size=17, weight=ft.FontWeight.BOLD),
+        content=ft.Text(code, size=15, weight=ft.FontWeight.BOLD),
         on_click=lambda _: on_tap(),
         bgcolor=colour,
         color=ft.Colors.WHITE,
-        width=62,
-        height=54,
+        width=TOUCH,
+        height=TOUCH + 4,
         style=ft.ButtonStyle(
             padding=ft.Padding.all(0), shape=ft.RoundedRectangleBorder(radius=8)
         ),
@@ -134,3 +134,22 @@ def panel(
 
 def wrap(controls: list[ft.Control], spacing: int = 6) -> ft.Row:
     return ft.Row(controls, wrap=True, spacing=spacing, run_spacing=spacing)
+
+
+def undo_redo(
+    undo_label: str,
+    redo_label: str,
+    on_undo: Handler,
+    on_redo: Handler,
+    *,
+    can_undo: bool,
+    can_redo: bool,
+) -> ft.Control:
+    """Undo and redo, one tap each, always at the top of a game's screen."""
+    return ft.Row(
+        [
+            tap(undo_label, on_undo, "undo", icon=ft.Icons.UNDO, disabled=not can_undo),
+            tap(redo_label, on_redo, "redo", icon=ft.Icons.REDO, disabled=not can_redo),
+        ],
+        spacing=6,
+    )

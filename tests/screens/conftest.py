@@ -177,6 +177,13 @@ class Table:
                 raise AssertionError(f"{identifier}: {found!r} != {expected!r}")
             time.sleep(0.05)
 
+    def wait_until(self, check: Any, timeout: float = 10) -> None:
+        deadline = time.monotonic() + timeout
+        while not check():
+            if time.monotonic() > deadline:
+                raise AssertionError("the screen did not change in time")
+            time.sleep(0.03)
+
     def type_into(self, identifier: str, value: str) -> None:
         self.tap(identifier)
         field = self.page.locator("input:focus, textarea:focus")
@@ -189,18 +196,21 @@ class Table:
         self.tap(f"card-{code}")
         self.wait_change(before)
 
-    def events_marker(self) -> str:
-        """The texts that change with every tap at the table, read in one go."""
+    def read(self, *identifiers: str) -> str:
+        """The texts of these nodes ("" for a missing one), read in one go."""
         return str(
             self.page.evaluate(
-                """() => ["trick-so-far", "next-player", "reasons",
-                          "choice-question"].map(id => {
+                """ids => ids.map(id => {
                     const node = document.querySelector(
                         `[flt-semantics-identifier="${id}"]`);
                     return node ? node.textContent : "";
-                }).join("|")"""
+                }).join("|")""",
+                list(identifiers),
             )
         )
+
+    def events_marker(self) -> str:
+        return self.read("trick-so-far", "next-player", "reasons", "choice-question")
 
     def wait_change(self, before: str, timeout: float = 10) -> None:
         deadline = time.monotonic() + timeout
@@ -278,7 +288,7 @@ def plan_trick(server: Server, game_id: str, first: str | None = None) -> list[s
     prompt = server.store().replay(game_id).prompt()
     pool = [str(card) for card in prompt.cards]
     chosen: list[str] = [first] if first else []
-    for _ in prompt.seats[len(chosen):]:
+    for _ in prompt.seats[len(chosen) :]:
         left = [code for code in pool if code not in chosen]
         lead = chosen[0][0] if chosen else None
         same = [code for code in left if code[0] == lead]
@@ -290,15 +300,15 @@ def play_trick(table: Table, cards: list[str]) -> None:
     """Tap a trick's cards; answer any question the rules ask with its first option."""
     for code in cards:
         table.tap_card(code)
-    while table.has("choice-question"):
-        before = table.text("choice-question")
+    while question := table.read("choice-question"):
         table.page.locator(
             '[flt-semantics-identifier^="choice-"]'
             ':not([flt-semantics-identifier="choice-question"])'
         ).first.click()
         deadline = time.monotonic() + 10
-        while table.has("choice-question") and table.text("choice-question") == before:
+        while table.read("choice-question") == question:
             if time.monotonic() > deadline:
+                table.shot("failed-choice")
                 raise AssertionError("the choice was not taken")
             time.sleep(0.03)
 

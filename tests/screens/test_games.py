@@ -64,6 +64,8 @@ def test_black_hearts_round(table: Table) -> None:
     assert len(summary["rounds"]) == 1 or summary["finished"]
     log = table.server.store().load(game_id).log
     assert log.events[0] == {
-        "type": "round", "leader": "Dee", "gift": "Reverse: 1 is strongest",
+        "type": "round",
+        "leader": "Dee",
+        "gift": "Reverse: 1 is strongest",
         "reversed": True,
     }
