@@ -564,7 +564,9 @@ class TrickRunaway(Engine):
             self.say(out, "game-over", winners=", ".join(state.winners) or "nobody")
             self._clear_cards(state)
         else:
-            self._reset_round(state)
+            # The tracks reset when the next round starts, so that between
+            # rounds the table still sees how the last one ended.
+            self._clear_cards(state)
             self.say(out, "next-round")
 
     # --- views -------------------------------------------------------------

@@ -277,8 +277,20 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
         },
     ),
     (
-        "between rounds (engine's reading): tracks, curses and outs already reset",
+        "between rounds: tracks, curses and outs as the last round ended",
         log_text(SHORT_GAME[:3], options={"life": 3, "black_life": 5}),
+        {
+            "players": {
+                "A": fresh(life=3, damage=0, curses=1),
+                "B": fresh(life=5, side="black", escape=-2, curses=1, out=True),
+                "C": fresh(life=5, side="black", out=True),
+                "D": fresh(life=3),
+            }
+        },
+    ),
+    (
+        "a new round resets the tracks, curses and outs; life carries over",
+        log_text(SHORT_GAME[:4], options={"life": 3, "black_life": 5}),
         {
             "players": {
                 "A": fresh(life=3),

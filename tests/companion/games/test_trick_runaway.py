@@ -444,16 +444,19 @@ def test_the_second_player_out_ends_the_round_and_both_flip() -> None:
     assert [summary["players"][name]["side"] for name in P4] == [
         "white", "white", "black", "black"
     ]
-    # Curse tracks reset once the round is over; life carries over.
+    # Until the next round starts the table sees how this one ended.
     assert summary["players"]["Ann"] == {
         "life": 3,
         "side": "white",
-        "escape": 0,
+        "escape": -2,
         "damage": -2,
-        "curses": 0,
+        "curses": 1,
         "out": False,
         "eliminated": False,
     }
+    assert [summary["players"][name]["out"] for name in P4] == [
+        False, False, True, True
+    ]
     assert rep.prompt().expects == ("round",)
     texts = [reason.text for reason in rep.steps[2].outcome.reasons]
     assert "The round ends: 2 players are out of it" in texts
