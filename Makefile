@@ -22,7 +22,7 @@ browser:
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
 
 test: $(STAMP) browser
-	$(PY) -m pytest
+	$(PY) -m pytest -q
 
 bench: $(STAMP) browser
 	@$(PY) -m benchmarks
