@@ -15,7 +15,7 @@ import flet_charts as fch
 
 from companion import stats
 from companion.games import SLUGS
-from companion.i18n import reason_text
+from companion.i18n import reason_text, word
 from companion.log import dumps
 from companion.replay import Replay
 from companion.store import GameInfo, StoredGame
@@ -443,9 +443,10 @@ class GameDetail:
         t, lang = self.app.t, self.app.lang
         lines: list[ft.Control] = []
         for step in self.result.steps:
+            label = event_label(step.event, lang)
             lines.append(
                 ft.Text(
-                    f"{t('history.event', n=step.number)} · {event_label(step.event)}",
+                    f"{t('history.event', n=step.number)} · {label}",
                     weight=ft.FontWeight.BOLD,
                 )
             )
@@ -543,14 +544,23 @@ class GameDetail:
         self.app.page.run_task(save)
 
 
-def event_label(event: dict[str, Any]) -> str:
+def event_label(event: dict[str, Any], lang: str) -> str:
     """An event in a line: a trick's cards, otherwise its fields."""
+
+    def value(item: object) -> str:
+        if isinstance(item, dict):
+            return ", ".join(f"{key} {value(inner)}" for key, inner in item.items())
+        return word(item, lang) if isinstance(item, str) else shown(item)
+
+    extra = [
+        f"{key}: {value(item)}"
+        for key, item in event.items()
+        if key not in ("type", "cards")
+    ]
     if event.get("type") == "trick":
-        extra = {k: v for k, v in event.items() if k not in ("type", "cards")}
         cards = " ".join(str(code) for code in event.get("cards", []))
-        return " ".join([cards, *(f"{k}: {shown(v)}" for k, v in extra.items())])
-    fields = [f"{k}: {shown(v)}" for k, v in event.items() if k != "type"]
-    return " · ".join([str(event.get("type")), *fields])
+        return " ".join([cards, *extra])
+    return " · ".join([str(event.get("type")), *extra])
 
 
 def axis_every(series: stats.Series) -> int:

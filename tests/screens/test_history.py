@@ -141,6 +141,9 @@ def test_filter_and_open_a_game(table: Table) -> None:
     shot(table, "history-export")
     table.tap("export-close")
     table.gone("export-text")
+    table.page.mouse.move(195, 600)
+    table.page.mouse.wheel(0, 1400)
+    shot(table, "history-events")
 
     table.tap("history-back")
     table.tap(f"game-{ids['unfinished']}")
