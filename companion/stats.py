@@ -14,7 +14,9 @@ The figure a game is judged by is its summary's ``totals``:
 "Best" is simply the best of those figures over a player's finished games; it
 is not always the winning figure (in Wolf x Trick the second-highest total may
 win, and in Black Hearts the player who takes every Curse card wins at once),
-which is why wins are counted apart from the winners the replay names.
+which is why wins are read from the winners the replay names, never from the
+figures. Only finished games count: an unfinished or abandoned one has no
+outcome.
 """
 
 from __future__ import annotations
