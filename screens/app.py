@@ -61,7 +61,6 @@ class App:
         except CompanionError as error:
             self.fail(error)
             return None
-        self.message = None
         return result
 
     def fail(self, error: CompanionError | str) -> None:
@@ -99,8 +98,11 @@ class App:
             color_scheme_seed=ft.Colors.DEEP_PURPLE, font_family=font
         )
         body = self.screen.build()
+        # A stable key lets Flet diff the rebuilt tree against the one on
+        # screen, so a tap sends a small patch and the controls keep their ids.
         self.page.controls = [
             ft.SafeArea(
+                key="root",
                 content=ft.Column(
                     [self.top_bar(), body],
                     spacing=8,

@@ -59,6 +59,7 @@ class CursedTable:
 
         result = self.app.call(run)
         if result is not None:
+            self.app.message = None
             self.replay = result
             self.spell, self.change = {}, {}
             with self.app.lock:

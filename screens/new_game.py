@@ -244,9 +244,24 @@ class NewGame:
                 ft.Row(
                     [
                         ft.Text(f"{at + 1}. {name}", size=16, expand=True),
-                        ui.tap("↑", lambda at=at: self.move(at, -1), f"up-{name}"),
-                        ui.tap("↓", lambda at=at: self.move(at, 1), f"down-{name}"),
-                        ui.tap("✕", lambda at=at: self.remove(at), f"remove-{name}"),
+                        ui.icon_tap(
+                            ft.Icons.ARROW_UPWARD,
+                            t("new.up"),
+                            lambda at=at: self.move(at, -1),
+                            f"up-{name}",
+                        ),
+                        ui.icon_tap(
+                            ft.Icons.ARROW_DOWNWARD,
+                            t("new.down"),
+                            lambda at=at: self.move(at, 1),
+                            f"down-{name}",
+                        ),
+                        ui.icon_tap(
+                            ft.Icons.CLOSE,
+                            t("new.remove"),
+                            lambda at=at: self.remove(at),
+                            f"remove-{name}",
+                        ),
                     ],
                     spacing=4,
                 )

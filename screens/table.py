@@ -89,6 +89,7 @@ class TrickTable:
         result = self.app.call(action)
         if result is None:
             return False
+        self.app.message = None
         self.replay = result
         with self.app.lock:
             self.redoable = len(self.app.store.load(self.game_id).redo)

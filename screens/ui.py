@@ -48,7 +48,7 @@ SUIT_COLOURS: dict[str, dict[str, str]] = {
 
 def tagged(identifier: str, control: ft.Control) -> ft.Control:
     """Give ``control`` an id the browser tests (and screen readers) can find."""
-    return ft.Semantics(identifier=identifier, content=control)
+    return ft.Semantics(identifier=identifier, content=control, key=identifier)
 
 
 def tap(
@@ -79,6 +79,21 @@ def tap(
         width=width,
     )
     return tagged(identifier, button) if identifier else button
+
+
+def icon_tap(
+    icon: ft.IconData, tooltip: str, on_tap: Handler, identifier: str
+) -> ft.Control:
+    return tagged(
+        identifier,
+        ft.IconButton(
+            icon=icon,
+            tooltip=tooltip,
+            on_click=lambda _: on_tap(),
+            width=TOUCH,
+            height=TOUCH,
+        ),
+    )
 
 
 def card_button(code: str, colour: str | None, on_tap: Handler) -> ft.Control:

@@ -162,7 +162,24 @@ class Table:
         return self.node(identifier).count() > 0
 
     def tap(self, identifier: str) -> None:
-        self.wait(identifier).click()
+        node = self.wait(identifier)
+        box = node.bounding_box()
+        viewport = self.page.viewport_size or PHONE
+        if box is None or box["y"] < 0 or box["y"] + box["height"] > viewport["height"]:
+            # Flutter scrolls its canvas after the DOM scrolls: wait till it settles.
+            node.scroll_into_view_if_needed()
+            self.settle(node)
+        node.click()
+
+    def settle(self, node: Any, timeout: float = 3) -> None:
+        deadline = time.monotonic() + timeout
+        last = node.bounding_box()
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            box = node.bounding_box()
+            if box == last:
+                return
+            last = box
 
     def text(self, identifier: str) -> str:
         return str(self.wait(identifier).text_content() or "").strip()
@@ -189,6 +206,20 @@ class Table:
         field = self.page.locator("input:focus, textarea:focus")
         field.wait_for(state="attached", timeout=5_000)
         field.fill(value)
+
+    def add_player(self, name: str) -> None:
+        """Type a name and add it; a second try covers a keystroke lost in a redraw."""
+        rows = self.page.locator(f'[flt-semantics-identifier="remove-{name}"]')
+        before = rows.count()
+        for attempt in range(3):
+            self.type_into("name-field", name)
+            self.tap("add-player")
+            try:
+                self.wait_until(lambda: rows.count() > before, timeout=3)
+                return
+            except AssertionError:
+                if attempt == 2:
+                    raise
 
     def tap_card(self, code: str) -> None:
         """Tap one card and wait until the screen has taken it."""
@@ -233,9 +264,7 @@ class Table:
         self.tap("new-game")
         self.tap(f"game-{game}")
         for name in players:
-            self.type_into("name-field", name)
-            self.tap("add-player")
-            self.wait(f"remove-{name}")
+            self.add_player(name)
         if starter:
             self.tap(f"start-{starter}")
         self.tap("start-game")
@@ -247,6 +276,17 @@ class Table:
                 return fresh[0]
             time.sleep(0.1)
         raise AssertionError("no game was created")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: Any) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        for name in ("table", "tablet"):
+            found = item.funcargs.get(name) if hasattr(item, "funcargs") else None
+            if isinstance(found, Table):
+                found.shot(f"failed-{item.name}")
 
 
 @pytest.fixture()

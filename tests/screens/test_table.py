@@ -1,0 +1,150 @@
+"""The table's corrections in Chromium: undo, redo, editing, choices, restarts."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.replay import replay
+from tests.screens.conftest import (
+    Table,
+    check_figures,
+    plan_trick,
+    play_trick,
+)
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
+
+
+def events(table: Table, game_id: str) -> list[dict]:
+    return table.server.store().load(game_id).log.events
+
+
+def test_undo_and_redo(table: Table) -> None:
+    game_id = table.new_game("cursed-tricks", PLAYERS, "Ben")
+    first = plan_trick(table.server, game_id)
+    play_trick(table, first)
+    play_trick(table, plan_trick(table.server, game_id))
+    assert len(events(table, game_id)) == 3
+    table.tap("undo")
+    table.gone("edit-3")
+    assert len(events(table, game_id)) == 2
+    check_figures(table, game_id)
+    table.tap("redo")
+    table.wait("edit-3")
+    assert len(events(table, game_id)) == 3
+    check_figures(table, game_id)
+    # Undo twice, then record the same trick again: nothing is lost.
+    table.tap("undo")
+    table.gone("edit-3")
+    table.tap("undo")
+    table.gone("edit-2")
+    play_trick(table, first)
+    table.wait("edit-2")
+    assert events(table, game_id)[1]["cards"] == first
+
+
+def test_take_back_a_card(table: Table) -> None:
+    game_id = table.new_game("cursed-tricks", PLAYERS, "Ann")
+    cards = plan_trick(table.server, game_id)
+    table.tap_card(cards[0])
+    table.tap_card(cards[1])
+    assert not table.has(f"card-{cards[1]}")
+    table.tap("take-back")
+    table.wait(f"card-{cards[1]}")
+    table.wait_text("next-player", "Ben")
+    assert len(events(table, game_id)) == 1
+    for code in cards[1:]:
+        table.tap_card(code)
+    table.wait("edit-2")
+    assert events(table, game_id)[1]["cards"] == cards
+
+
+def test_edit_a_past_trick(table: Table) -> None:
+    game_id = table.new_game("cursed-tricks", PLAYERS, "Cy")
+    play_trick(table, plan_trick(table.server, game_id))
+    play_trick(table, plan_trick(table.server, game_id))
+    later = events(table, game_id)[2]["cards"]
+    log = table.server.store().load(game_id).log
+    pool = [str(c) for c in replay(log.with_events(log.events[:1])).prompt().cards]
+    fresh = [code for code in reversed(pool) if code not in later][:4]
+    table.tap("edit-2")
+    table.wait("cancel-edit")
+    for code in fresh:
+        table.tap_card(code)
+    table.gone("cancel-edit")
+    assert events(table, game_id)[1]["cards"] == fresh
+    assert events(table, game_id)[2]["cards"] == later
+    check_figures(table, game_id)
+
+
+def test_a_required_choice(table: Table) -> None:
+    """Cy holds two curses when a low card makes them break one: the app asks."""
+    game_id = table.new_game("cursed-tricks", PLAYERS, "Ann")
+    for trick in (
+        ["R5", "R10", "R14", "G1"],  # Cy wins: R14 becomes a curse
+        ["G5", "G2", "G3", "P1"],  # Cy leads and wins: G5 becomes a second curse
+        ["P3", "P10", "P5", "P6"],  # Dee's P10 becomes a curse
+    ):
+        play_trick(table, trick)
+    for code in ["Y5", "Y9", "Y7", "Y2"]:  # Cy's Y2 breaks a curse: which?
+        table.tap_card(code)
+    table.wait("choice-question")
+    assert "Cy" in table.text("choice-question")
+    table.shot("choice-cursed-tricks")
+    table.tap("choice-G")
+    table.gone("choice-question")
+    assert events(table, game_id)[4] == {
+        "type": "trick",
+        "cards": ["Y5", "Y9", "Y7", "Y2"],
+        "break": "G",
+    }
+    summary = check_figures(table, game_id)
+    assert summary["players"]["Cy"]["curses"] == ["R14"]
+
+
+def test_restart_mid_round_and_resume(table: Table, browser) -> None:
+    game_id = table.new_game("trick-runaway", PLAYERS, "Dee")
+    play_trick(table, plan_trick(table.server, game_id))
+    before = table.server.summary(game_id)
+    table.server.restart()
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        again = Table(context.new_page(), table.server).open()
+        again.tap("resume")
+        again.wait("undo")
+        assert table.server.summary(game_id) == before
+        check_figures(again, game_id)
+        prompt = table.server.store().replay(game_id).prompt()
+        again.wait_text("next-player", prompt.seats[0])
+        play_trick(again, plan_trick(table.server, game_id))
+        assert len(events(table, game_id)) == 3
+    finally:
+        context.close()
+
+
+def test_new_game_refuses_bad_input(table: Table) -> None:
+    table.tap("new-game")
+    table.tap("game-cursed-tricks")
+    table.tap("add-player")
+    assert "name" in table.text("error").lower()
+    for name in ("Ann", "Ben", "Ann"):
+        table.add_player(name)
+    table.tap("start-game")
+    table.wait_until(lambda: "twice" in table.read("error"))
+    assert "Ann" in table.text("error")
+    table.shot("new-game-refused")
+    table.tap("remove-Ann")  # the first Ann: now two players
+    table.wait_until(
+        lambda: (
+            table.page.locator('[flt-semantics-identifier="remove-Ann"]').count() == 1
+        )
+    )
+    table.tap("start-game")
+    table.wait_until(lambda: "3 to 4 players" in table.read("error"))
+    table.add_player("Cy")
+    table.tap("game-wolf-x-trick")
+    table.tap("game-trick-runaway")
+    table.tap("start-game")
+    table.wait_until(lambda: "4 to 5 players" in table.read("error"))
