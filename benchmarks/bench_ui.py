@@ -1,0 +1,209 @@
+"""The table app in Chromium beside a bare Flet counter, served the same way.
+
+- ui_cold_start_s: process start to the home screen's first button clickable.
+- ui_tap_ms: median time from a card tap to the updated screen (≥ 50 taps).
+- ratios: the same figures divided by the counter app's.
+- ui_taps_per_trick: taps needed to record a four-player trick.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+TAPS = 52
+PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
+READ = """ids => ids.map(id => {
+    const node = document.querySelector(`[flt-semantics-identifier="${id}"]`);
+    return node ? node.textContent : "";
+}).join("|")"""
+CHANGED = f"([ids, before]) => ({READ})(ids) !== before"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for_port(port: int, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.02)
+    raise RuntimeError(f"nothing answered on port {port}")
+
+
+@contextmanager
+def served(command: list[str]) -> Iterator[subprocess.Popen[bytes]]:
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        yield process
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def open_page(browser: Any, port: int, first_button: str, started: float) -> Any:
+    """Load the app and return the page once ``first_button`` is clickable."""
+    wait_for_port(port)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"http://127.0.0.1:{port}/")
+    page.wait_for_selector("flt-semantics-placeholder", state="attached")
+    page.locator("flt-semantics-placeholder").dispatch_event("click")
+    button = page.locator(f'[flt-semantics-identifier="{first_button}"]')
+    button.wait_for(state="visible")
+    button.click(trial=True)  # actionable: visible, stable, receiving events
+    page.cold_start = time.perf_counter() - started
+    return page
+
+
+def timed_tap(page: Any, identifier: str, watch: list[str]) -> float:
+    before = page.evaluate(READ, watch)
+    start = time.perf_counter()
+    page.locator(f'[flt-semantics-identifier="{identifier}"]').click()
+    page.wait_for_function(CHANGED, arg=[watch, before], polling="raf")
+    return (time.perf_counter() - start) * 1000
+
+
+def counter_figures(browser: Any) -> tuple[float, float]:
+    port = free_port()
+    command = [sys.executable, str(ROOT / "benchmarks" / "counter_app.py"), str(port)]
+    started = time.perf_counter()
+    with served(command):
+        page = open_page(browser, port, "count-button", started)
+        taps = [timed_tap(page, "count-button", ["count"]) for _ in range(TAPS)]
+        page.close()
+    return page.cold_start, statistics.median(taps)
+
+
+def next_trick(store: Any, game_id: str) -> list[str]:
+    prompt = store.replay(game_id).prompt()
+    pool = [str(card) for card in prompt.cards]
+    chosen: list[str] = []
+    for _ in prompt.seats:
+        lead = chosen[0][0] if chosen else None
+        left = [code for code in pool if code not in chosen]
+        chosen.append(([c for c in left if c[0] == lead] or left)[0])
+    return chosen
+
+
+def app_figures(browser: Any) -> tuple[float, float, float]:
+    from companion.log import GameLog
+    from companion.store import Store
+
+    with tempfile.TemporaryDirectory() as data:
+        store = Store(data)
+        game_id = store.create_game(GameLog("cursed-tricks", PLAYERS))
+        store.append(game_id, {"type": "round", "leader": "Ann"})
+        del store
+        port = free_port()
+        companion = ROOT / ".venv" / "bin" / "companion"
+        command = [str(companion), "--port", str(port), "--data", data]
+        started = time.perf_counter()
+        with served(command):
+            page = open_page(browser, port, "new-game", started)
+            page.locator('[flt-semantics-identifier="resume"]').click()
+            page.locator('[flt-semantics-identifier="undo"]').wait_for()
+            watch = ["trick-so-far", "next-player", "reasons", "choice-question"]
+            taps: list[float] = []
+            per_trick: list[int] = []
+            reader = Store(data)
+            while len(taps) < TAPS:
+                events = len(reader.load(game_id).log.events)
+                prompt = reader.replay(game_id).prompt()
+                if "trick" not in prompt.expects:
+                    page.locator(
+                        f'[flt-semantics-identifier="leader-{PLAYERS[0]}"]'
+                    ).click()
+                    page.wait_for_function(
+                        CHANGED, arg=[watch, page.evaluate(READ, watch)]
+                    )
+                    continue
+                count = 0
+                for code in next_trick(reader, game_id):
+                    taps.append(timed_tap(page, f"card-{code}", watch))
+                    count += 1
+                if page.evaluate(READ, ["choice-question"]):
+                    option = page.locator(
+                        '[flt-semantics-identifier^="choice-"]'
+                        ':not([flt-semantics-identifier="choice-question"])'
+                    ).first
+                    option.click()
+                    count += 1
+                    page.wait_for_function(
+                        CHANGED,
+                        arg=[
+                            ["choice-question"],
+                            page.evaluate(READ, ["choice-question"]),
+                        ],
+                    )
+                wait_until(
+                    lambda events=events: len(reader.load(game_id).log.events) > events
+                )
+                per_trick.append(count)
+            page.close()
+    return page.cold_start, statistics.median(taps), statistics.median(per_trick)
+
+
+def wait_until(check: Callable[[], bool], timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise RuntimeError("the app did not record the trick")
+        time.sleep(0.02)
+
+
+def run() -> dict[str, object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        try:
+            counter_start, counter_tap = counter_figures(browser)
+            app_start, app_tap, per_trick = app_figures(browser)
+        finally:
+            browser.close()
+    return {
+        "ui_cold_start_s": round(app_start, 3),
+        "ui_cold_start_ratio": round(app_start / counter_start, 3),
+        "ui_tap_ms": round(app_tap, 1),
+        "ui_tap_ratio": round(app_tap / counter_tap, 3),
+        "ui_taps_per_trick": per_trick,
+        "ui_counter_cold_start_s": round(counter_start, 3),
+        "ui_counter_tap_ms": round(counter_tap, 1),
+    }
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(run(), indent=2))
