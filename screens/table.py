@@ -70,6 +70,7 @@ class TrickTable:
         self.pile_counts = {FULL: 0, SUPER: 0}
         self.replay: Replay
         self.redoable = 0
+        self.card_buttons: dict[str, ft.Control] = {}
         self.reload()
 
     # talking to the store
@@ -339,18 +340,20 @@ class TrickTable:
         for suit, cards in groupby(offered, key=lambda card: card.suit):
             rows.append(
                 ui.wrap(
-                    [
-                        ui.card_button(
-                            str(card),
-                            colours.get(suit),
-                            lambda code=str(card): self.tap_card(code),
-                        )
-                        for card in cards
-                    ],
+                    [self.card_button(str(card), colours.get(suit)) for card in cards],
                     spacing=4,
+                    key=f"suit-{suit}",
                 )
             )
         return ft.Column(rows, spacing=8)
+
+    def card_button(self, code: str, colour: str | None) -> ft.Control:
+        """The same control each time, so a redraw has nothing to compare for it."""
+        if code not in self.card_buttons:
+            self.card_buttons[code] = ui.card_button(
+                code, colour, lambda: self.tap_card(code)
+            )
+        return self.card_buttons[code]
 
     def choice_part(self) -> list[ft.Control]:
         assert self.choice is not None

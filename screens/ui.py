@@ -147,8 +147,10 @@ def panel(
     return tagged(identifier, box) if identifier else box
 
 
-def wrap(controls: list[ft.Control], spacing: int = 6) -> ft.Row:
-    return ft.Row(controls, wrap=True, spacing=spacing, run_spacing=spacing)
+def wrap(
+    controls: list[ft.Control], spacing: int = 6, key: str | None = None
+) -> ft.Row:
+    return ft.Row(controls, wrap=True, spacing=spacing, run_spacing=spacing, key=key)
 
 
 def undo_redo(
