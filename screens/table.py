@@ -248,7 +248,7 @@ class TrickTable:
                     ft.Row(
                         [
                             ui.heading(t(f"game.{self.slug}"), 20),
-                            ft.Text(t("table.round", n=len(summary["rounds"]) + 1)),
+                            *self.round_label(summary),
                         ],
                         spacing=10,
                         wrap=True,
@@ -278,10 +278,13 @@ class TrickTable:
         prompt = self.current().prompt()
         if self.app.message:
             parts.append(ui.note(self.app.message, "error", error=True))
+        over = summary["finished"] and self.editing is None
+        if over:
+            parts += self.game_over(summary)
         if self.choice is None:
             parts += self.reasons_part()
-        if summary["finished"] and self.editing is None:
-            parts += self.game_over(summary)
+        if over:
+            pass  # nothing more to enter; undo and editing stay below
         elif "trick" in prompt.expects:
             parts += self.trick_entry(prompt)
         elif "pile" in prompt.expects and (self.piles or "round" not in prompt.expects):
@@ -290,6 +293,27 @@ class TrickTable:
             parts += self.round_entry(summary, prompt)
         parts.append(self.history_part())
         return parts
+
+    def round_label(self, summary: dict[str, Any]) -> list[ft.Control]:
+        """Round number, and for Black Hearts what this round's Gift says."""
+        t = self.app.t
+        if summary["finished"] or self.slug == "wolf-x-trick":
+            return []
+        labels: list[ft.Control] = [
+            ft.Text(t("table.round", n=len(summary["rounds"]) + 1))
+        ]
+        events = self.replay.log.events
+        start = round_start(events)
+        playing = "trick" in self.replay.prompt().expects
+        if self.slug == "black-hearts" and start and playing:
+            event = events[start - 1]
+            if event.get("reversed"):
+                labels.append(ui.note(t("round.reversed"), "round-reversed"))
+            if event.get("gift"):
+                labels.append(
+                    ui.note(t("round.gift-is", text=event["gift"]), "round-gift")
+                )
+        return labels
 
     def trick_entry(self, prompt: Prompt) -> list[ft.Control]:
         t = self.app.t
@@ -388,9 +412,7 @@ class TrickTable:
         parts: list[ft.Control] = []
         if summary["rounds"]:
             parts.append(self.round_scores(summary, len(summary["rounds"]) - 1))
-        parts.append(ui.heading(t("round.who-leads"), 16))
         if self.slug == "black-hearts":
-            parts.append(ft.Text(t("round.two-oclock-holder"), size=12))
             parts.append(
                 ui.tagged(
                     "gift",
@@ -419,6 +441,9 @@ class TrickTable:
                     ]
                 )
             )
+        parts.append(ui.heading(t("round.who-leads"), 16))
+        if self.slug == "black-hearts":
+            parts.append(ft.Text(t("round.two-oclock-holder"), size=12))
         buttons: list[ft.Control] = []
         if self.slug == "trick-runaway" and summary["rounds"]:
             buttons.append(
