@@ -2,7 +2,7 @@
 
 import flet as ft
 
-from screens.app import main
+from screens.app import ASSETS, main
 
 if __name__ == "__main__":
-    ft.run(main)
+    ft.run(main, assets_dir=str(ASSETS))

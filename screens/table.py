@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 # Choices that the log keeps per player ({NAME: choice}) rather than as one value.
 PER_PLAYER_CHOICES = {"lower"}
 FULL, SUPER = "full", "super"
+# Summary values that are words rather than figures, shown in the table's language.
+WORD_VALUES = ("white", "black", "death")
 
 
 def copies_left(state: State, card: Card) -> int:
@@ -609,7 +611,10 @@ class TrickTable:
                 [
                     ft.Text(t(f"field.{field}"), size=11),
                     ui.figure(
-                        f"{field}-{name}", value, size=13, weight=ft.FontWeight.W_600
+                        f"{field}-{name}",
+                        t(f"value.{value}") if value in WORD_VALUES else value,
+                        size=13,
+                        weight=ft.FontWeight.W_600,
                     ),
                 ],
                 spacing=3,
@@ -619,7 +624,7 @@ class TrickTable:
         ]
         box = ui.panel(
             head,
-            ui.wrap(pairs, spacing=8) if compact else ft.Column(pairs, spacing=2),
+            ui.wrap(pairs, spacing=8),
             identifier=f"state-{name}",
             highlight=turn == name,
         )

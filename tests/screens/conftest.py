@@ -254,6 +254,7 @@ class Table:
         SCREENSHOTS.mkdir(exist_ok=True)
         size = self.page.viewport_size or PHONE
         kind = "phone" if size["width"] < 700 else "tablet"
+        self.page.wait_for_timeout(250)  # let the last frame paint
         self.page.screenshot(path=str(SCREENSHOTS / f"{name}-{kind}.png"))
 
     def new_game(

@@ -42,6 +42,9 @@ def test_trick_runaway_round(table: Table) -> None:
     summary = play_round(table, game_id)
     assert len(summary["rounds"]) == 1 or summary["finished"]
     table.shot("round-end-trick-runaway")
+    # Level cubes made the app ask which track drops; the answers are stored.
+    events = table.server.store().load(game_id).log.events
+    assert any(set(e.get("lower", {}).values()) == {"escape"} for e in events)
 
 
 def test_wolf_x_trick_game(table: Table) -> None:
