@@ -82,6 +82,39 @@ class TrickTable:
         with self.app.lock:
             self.replay = store.replay(self.game_id)
             self.redoable = len(store.load(self.game_id).redo)
+        self.restore_taps()
+
+    # Cards tapped in an unfinished trick are kept as a setting, so a restart
+    # (or a second device) picks the trick up where the table left it.
+
+    @property
+    def taps_key(self) -> str:
+        return f"trick-in-progress:{self.game_id}"
+
+    def restore_taps(self) -> None:
+        kept = self.app.setting(self.taps_key, None)
+        if not isinstance(kept, dict):
+            return
+        prompt = self.replay.prompt()
+        cards = kept.get("cards") or []
+        offered = {str(card) for card in prompt.cards}
+        if (
+            kept.get("events") == len(self.replay.log.events)
+            and "trick" in prompt.expects
+            and len(cards) < len(prompt.seats)
+            and set(cards) <= offered
+        ):
+            self.tapped = list(cards)
+
+    def save_taps(self) -> None:
+        if self.editing is not None:
+            return
+        kept = (
+            {"events": len(self.replay.log.events), "cards": list(self.tapped)}
+            if self.tapped
+            else None
+        )
+        self.app.call(lambda: self.app.store.set_setting(self.taps_key, kept))
 
     @property
     def slug(self) -> str:
@@ -124,6 +157,9 @@ class TrickTable:
         self.app.render()
 
     def clear_entry(self) -> None:
+        if self.tapped and self.editing is None:
+            self.tapped = []
+            self.save_taps()
         self.tapped = []
         self.pending = self.choice = None
         self.editing = None
@@ -142,6 +178,7 @@ class TrickTable:
         if len(self.tapped) == len(seats):
             self.record({"type": "trick", "cards": list(self.tapped)})
             return
+        self.save_taps()
         self.app.render()
 
     def take_back(self) -> None:
@@ -149,6 +186,7 @@ class TrickTable:
             self.pending = self.choice = None
         if self.tapped:
             self.tapped.pop()
+            self.save_taps()
         self.app.render()
 
     def choose(self, option: str) -> None:

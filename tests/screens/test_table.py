@@ -108,6 +108,9 @@ def test_restart_mid_round_and_resume(table: Table, browser) -> None:
     game_id = table.new_game("trick-runaway", PLAYERS, "Dee")
     play_trick(table, plan_trick(table.server, game_id))
     before = table.server.summary(game_id)
+    cards = plan_trick(table.server, game_id)
+    table.tap_card(cards[0])
+    table.tap_card(cards[1])
     table.server.restart()
     context = browser.new_context(viewport={"width": 390, "height": 844})
     try:
@@ -116,10 +119,13 @@ def test_restart_mid_round_and_resume(table: Table, browser) -> None:
         again.wait("undo")
         assert table.server.summary(game_id) == before
         check_figures(again, game_id)
+        # The two cards tapped before the restart are still there.
         prompt = table.server.store().replay(game_id).prompt()
-        again.wait_text("next-player", prompt.seats[0])
-        play_trick(again, plan_trick(table.server, game_id))
+        again.wait_text("next-player", prompt.seats[2])
+        assert cards[1] in again.text("trick-so-far")
+        play_trick(again, cards[2:])
         assert len(events(table, game_id)) == 3
+        assert events(table, game_id)[2]["cards"] == cards
     finally:
         context.close()
 
