@@ -125,15 +125,22 @@ class CursedTable:
 
     def build(self) -> ft.Control:
         summary = self.replay.summary()
-        entry = ft.Column(self.entry_part(summary), spacing=10)
-        grid = ft.Column(self.grid_part(summary), spacing=10)
+        entry = self.entry_part(summary)
+        more = self.reasons_part()
+        if not summary["finished"]:
+            more += self.change_part()
+        grid = self.grid_part(summary)
         if self.app.wide:
             return ft.Row(
-                [ft.Container(entry, expand=1), ft.Container(grid, expand=1)],
+                [
+                    ft.Container(ft.Column(entry + more, spacing=10), expand=1),
+                    ft.Container(ft.Column(grid, spacing=10), expand=1),
+                ],
                 vertical_alignment=ft.CrossAxisAlignment.START,
                 spacing=16,
             )
-        return ft.Column([grid, entry], spacing=12)
+        # On a phone the spell comes first, so the four taps need no scrolling.
+        return ft.Column(entry + grid + more, spacing=10)
 
     def standing(self, summary: dict[str, Any]) -> list[str]:
         return [
@@ -163,7 +170,6 @@ class CursedTable:
         ]
         if self.app.message:
             parts.append(ui.note(self.app.message, "error", error=True))
-        parts += self.reasons_part()
         if summary["finished"]:
             winners = summary["winners"]
             parts.append(
@@ -182,7 +188,6 @@ class CursedTable:
             )
         if not summary["finished"]:
             parts += self.spell_part(summary)
-            parts += self.change_part()
         return parts
 
     def spell_part(self, summary: dict[str, Any]) -> list[ft.Control]:
@@ -376,7 +381,8 @@ class CursedTable:
                     spacing=6,
                 ),
             ]
-            rows.append(ui.panel(*lines, identifier=f"state-{name}"))
+            box = ui.panel(*lines, identifier=f"state-{name}")
+            rows.append(ft.Container(box, opacity=0.6) if view["eliminated"] else box)
         return rows
 
     def cell(self, name: str, fortune: str, state: str) -> ft.Control:
