@@ -147,6 +147,9 @@ class TrickTable:
         except CompanionError as error:
             self.app.fail(error)
             self.pending = self.choice = None
+            if event.get("type") == "trick" and self.tapped:
+                # Keep the trick open: the last card comes back, the rest can follow.
+                self.tapped.pop()
             self.app.render()
             return
         self.replay = result

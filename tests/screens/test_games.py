@@ -63,6 +63,15 @@ def test_black_hearts_round(table: Table) -> None:
     table.shot("round-start-black-hearts")
     table.tap("leader-Dee")
     table.wait_text("next-player", "Dee")
+    # Dee holds Two o'clock: a trick led with anything else is refused, clearly.
+    for code in ("C1", "C2", "C3"):
+        table.tap_card(code)
+    table.tap("card-C4")
+    table.wait_until(lambda: "Two o'clock" in table.read("error"))
+    table.wait_text("next-player", "Cy")
+    for _ in range(3):
+        table.tap("take-back")
+    table.wait_text("next-player", "Dee")
     summary = play_round(table, game_id, first="F2")
     assert len(summary["rounds"]) == 1 or summary["finished"]
     log = table.server.store().load(game_id).log

@@ -66,6 +66,15 @@ def test_wolf_x_trick_piles_counted_at_the_end(table: Table) -> None:
     log = table.server.store().load(game_id).log
     assert log.options == {"full_moon_ranks": [3]}
     assert [e.get("full") for e in log.events[:3]] == [2, 0, 0]
+    # The Full Moon numbers the table marked are offered again next time.
+    assert table.server.store().table_options("wolf-x-trick") == {
+        "full_moon_ranks": [3]
+    }
+    table.tap("home")
+    table.tap("new-game")
+    table.tap("game-wolf-x-trick")
+    table.wait("moon-3")
+    table.page.get_by_text(text("new.remembered")).wait_for(timeout=5_000)
 
 
 def test_theme_and_language_are_remembered(table: Table, browser) -> None:
