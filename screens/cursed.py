@@ -162,6 +162,7 @@ class CursedTable:
                         lambda: self.record(None, "redo"),
                         can_undo=bool(self.replay.log.events),
                         can_redo=bool(self.redoable),
+                        compact=not self.app.wide,
                     ),
                 ],
                 alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
@@ -326,22 +327,7 @@ class CursedTable:
         self.app.render()
 
     def reasons_part(self) -> list[ft.Control]:
-        steps = self.replay.steps
-        if not steps:
-            return []
-        step, lang = steps[-1], self.app.lang
-        lines: list[ft.Control] = [
-            ft.Text(
-                self.app.t("table.what-happened", n=step.number),
-                weight=ft.FontWeight.BOLD,
-            )
-        ]
-        lines += [ft.Text(f"• {reason_text(r, lang)}") for r in step.outcome.reasons]
-        lines += [
-            ft.Text(f"⚠ {reason_text(w, lang)}", color=ft.Colors.ERROR)
-            for w in step.outcome.warnings
-        ]
-        return [ui.panel(*lines, identifier="reasons")]
+        return ui.last_reasons(self.app, self.replay)
 
     def grid_part(self, summary: dict[str, Any]) -> list[ft.Control]:
         t = self.app.t

@@ -13,7 +13,6 @@ from companion.cards import Card
 from companion.errors import ChoiceNeeded, CompanionError
 from companion.games.base import Event, Prompt, State
 from companion.games.tricks import RoundCards
-from companion.i18n import reason_text
 from companion.replay import Replay, replay
 from screens import ui
 from screens.figures import player_figures, shown
@@ -303,6 +302,7 @@ class TrickTable:
                         self.redo,
                         can_undo=bool(self.replay.log.events),
                         can_redo=bool(self.redoable),
+                        compact=not self.app.wide,
                     ),
                 ],
                 alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
@@ -570,23 +570,9 @@ class TrickTable:
         ]
 
     def reasons_part(self) -> list[ft.Control]:
-        steps = self.replay.steps
-        if not steps or self.editing is not None:
+        if self.editing is not None:
             return []
-        step = steps[-1]
-        lang = self.app.lang
-        lines: list[ft.Control] = [
-            ft.Text(
-                self.app.t("table.what-happened", n=step.number),
-                weight=ft.FontWeight.BOLD,
-            )
-        ]
-        lines += [ft.Text(f"• {reason_text(r, lang)}") for r in step.outcome.reasons]
-        lines += [
-            ft.Text(f"⚠ {reason_text(w, lang)}", color=ft.Colors.ERROR)
-            for w in step.outcome.warnings
-        ]
-        return [ui.panel(*lines, identifier="reasons")]
+        return ui.last_reasons(self.app, self.replay)
 
     def history_part(self) -> ft.Control:
         t = self.app.t

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
+
+from companion.i18n import reason_text
+
+if TYPE_CHECKING:
+    from companion.replay import Replay
+    from screens.app import App
 
 # Thumb-sized: the platform guidelines ask for at least 48 logical pixels.
 TOUCH = 48
@@ -82,7 +88,11 @@ def tap(
 
 
 def icon_tap(
-    icon: ft.IconData, tooltip: str, on_tap: Handler, identifier: str
+    icon: ft.IconData,
+    tooltip: str,
+    on_tap: Handler,
+    identifier: str,
+    disabled: bool = False,
 ) -> ft.Control:
     return tagged(
         identifier,
@@ -92,6 +102,7 @@ def icon_tap(
             on_click=lambda _: on_tap(),
             width=TOUCH,
             height=TOUCH,
+            disabled=disabled,
         ),
     )
 
@@ -161,8 +172,18 @@ def undo_redo(
     *,
     can_undo: bool,
     can_redo: bool,
+    compact: bool = False,
 ) -> ft.Control:
     """Undo and redo, one tap each, always at the top of a game's screen."""
+    if compact:
+        # On a phone the icons alone keep the title, round and both on one line.
+        return ft.Row(
+            [
+                icon_tap(ft.Icons.UNDO, undo_label, on_undo, "undo", not can_undo),
+                icon_tap(ft.Icons.REDO, redo_label, on_redo, "redo", not can_redo),
+            ],
+            spacing=0,
+        )
     return ft.Row(
         [
             tap(undo_label, on_undo, "undo", icon=ft.Icons.UNDO, disabled=not can_undo),
@@ -170,3 +191,35 @@ def undo_redo(
         ],
         spacing=6,
     )
+
+
+# More lines than this scroll inside their panel on a phone, so the cards stay
+# in reach of the thumb.
+PHONE_REASON_LINES = 4
+
+
+def reasons_panel(
+    title: str, reasons: list[str], warnings: list[str], *, phone: bool
+) -> ft.Control:
+    """What the last event did and why, as the rules engine explained it."""
+    lines: list[ft.Control] = [ft.Text(f"• {line}") for line in reasons]
+    lines += [ft.Text(f"⚠ {line}", color=ft.Colors.ERROR) for line in warnings]
+    body = ft.Column(lines, spacing=2)
+    if phone and len(lines) > PHONE_REASON_LINES:
+        body = ft.Column(lines, spacing=2, height=130, scroll=ft.ScrollMode.AUTO)
+    return panel(ft.Text(title, weight=ft.FontWeight.BOLD), body, identifier="reasons")
+
+
+def last_reasons(app: App, replay: Replay) -> list[ft.Control]:
+    """The reasons panel for the game's last event, or nothing before the first."""
+    if not replay.steps:
+        return []
+    step, lang = replay.steps[-1], app.lang
+    return [
+        reasons_panel(
+            app.t("table.what-happened", n=step.number),
+            [reason_text(r, lang) for r in step.outcome.reasons],
+            [reason_text(w, lang) for w in step.outcome.warnings],
+            phone=not app.wide,
+        )
+    ]
