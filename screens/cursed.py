@@ -166,7 +166,6 @@ class CursedTable:
                     ),
                 ],
                 alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
-                wrap=True,
             )
         ]
         if self.app.message:

@@ -294,6 +294,7 @@ class TrickTable:
                         ],
                         spacing=10,
                         wrap=True,
+                        expand=True,
                     ),
                     ui.undo_redo(
                         t("table.undo"),
@@ -306,7 +307,6 @@ class TrickTable:
                     ),
                 ],
                 alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
-                wrap=True,
             )
         ]
         if self.editing is not None:
