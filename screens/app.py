@@ -13,6 +13,7 @@ import flet as ft
 from companion.errors import CompanionError, LogError
 from companion.i18n import LANGUAGES, text
 from companion.paths import data_dir
+from companion.replay import Replay
 from companion.store import Store
 from screens import ui
 
@@ -62,6 +63,11 @@ class App:
             self.fail(error)
             return None
         return result
+
+    def stale(self, game_id: str, shown: Replay) -> bool:
+        """Whether the stored game moved on since ``shown`` (another screen)."""
+        with self.lock:
+            return self.store.load(game_id).log.events != shown.log.events
 
     def fail(self, error: CompanionError | str) -> None:
         if isinstance(error, LogError):

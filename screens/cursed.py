@@ -57,7 +57,14 @@ class CursedTable:
             assert event is not None
             return store.append(game_id, event)
 
-        result = self.app.call(run)
+        with self.app.lock:
+            if self.app.stale(game_id, self.replay):
+                self.reload()
+                self.spell, self.change = {}, {}
+                self.app.fail(self.app.t("table.changed-elsewhere"))
+                self.app.render()
+                return
+            result = self.app.call(run)
         if result is not None:
             self.app.message = None
             self.replay = result

@@ -121,7 +121,11 @@ class TrickTable:
 
     def stored(self, action: Callable[[], Replay]) -> bool:
         """Run a store action that changes the game; show the result or the refusal."""
-        result = self.app.call(action)
+        with self.app.lock:
+            if self.app.stale(self.game_id, self.replay):
+                self.changed_elsewhere()
+                return False
+            result = self.app.call(action)
         if result is None:
             return False
         self.app.message = None
@@ -134,6 +138,9 @@ class TrickTable:
         store, game_id, number = self.app.store, self.game_id, self.editing
         try:
             with self.app.lock:
+                if self.app.stale(game_id, self.replay):
+                    self.changed_elsewhere()
+                    return
                 if number is None:
                     result = store.append(game_id, event)
                 else:
@@ -156,6 +163,13 @@ class TrickTable:
             self.redoable = len(store.load(game_id).redo)
         self.app.message = None
         self.clear_entry()
+        self.app.render()
+
+    def changed_elsewhere(self) -> None:
+        """Another device recorded first: show its game rather than guess."""
+        self.clear_entry()
+        self.reload()
+        self.app.fail(self.app.t("table.changed-elsewhere"))
         self.app.render()
 
     def clear_entry(self) -> None:

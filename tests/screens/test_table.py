@@ -154,3 +154,24 @@ def test_new_game_refuses_bad_input(table: Table) -> None:
     table.tap("game-trick-runaway")
     table.tap("start-game")
     table.wait_until(lambda: "4 to 5 players" in table.read("error"))
+
+
+def test_two_screens_on_one_game(table: Table, browser) -> None:
+    """A second screen that missed a trick shows the stored game, never a guess."""
+    game_id = table.new_game("cursed-tricks", PLAYERS, "Ann")
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        other = Table(context.new_page(), table.server).open()
+        other.tap("resume")
+        other.wait_text("next-player", "Ann")
+        cards = plan_trick(table.server, game_id)
+        play_trick(table, cards)
+        for code in cards[:3]:
+            other.tap_card(code)
+        other.tap(f"card-{cards[3]}")
+        other.wait_until(lambda: "another screen" in other.read("error"))
+        other.wait("edit-2")
+        assert len(events(table, game_id)) == 2
+        check_figures(other, game_id)
+    finally:
+        context.close()
