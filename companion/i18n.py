@@ -43,10 +43,22 @@ def word(value: str, lang: str) -> str:
     return _table(f"words.{lang}").get(value, value)
 
 
+# Params that carry names or what players typed: shown as they are, never as words.
+_AS_TYPED = frozenset(
+    {"caster", "damaged", "gift", "holder", "leader", "others", "player", "players",
+     "target", "text", "winner", "winners"}
+)
+
+
 def reason_text(reason: Reason, lang: str = DEFAULT_LANGUAGE) -> str:
     if lang == "en":
         return reason.text
     template = _table(f"reasons.{lang}").get(reason.key)
     if template is None:
         return reason.text
-    return template.format(**{k: word(v, lang) for k, v in reason.params.items()})
+    return template.format(
+        **{
+            key: value if key in _AS_TYPED else word(value, lang)
+            for key, value in reason.params.items()
+        }
+    )

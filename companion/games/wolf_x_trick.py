@@ -362,7 +362,7 @@ class WolfEngine(Engine):
         for total, names in sorted(by_points.items(), reverse=True):
             if len(names) > 1:
                 state.eliminated.extend(names)
-                self.say(out, "tied", players=" and ".join(names), points=total)
+                self.say(out, "tied", players=", ".join(names), points=total)
         remaining = [name for name in state.players if name not in state.eliminated]
         # Ties are gone, so every total below is different from the others.
         if not remaining:

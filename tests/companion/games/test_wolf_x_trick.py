@@ -258,7 +258,7 @@ def test_ties_go_before_the_zero_or_less_rule() -> None:
     summary = result.summary()
     assert summary["totals"] == {"Ann": 4, "Ben": -1, "Cy": -1, "Dee": 0}
     assert summary["winners"] == ["Dee"]
-    assert "Ben and Cy are tied on -1 points and are all eliminated" in texts(result)
+    assert "Ben, Cy are tied on -1 points and are all eliminated" in texts(result)
 
 
 def test_ties_go_before_the_second_highest_rule() -> None:
