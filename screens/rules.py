@@ -1,0 +1,235 @@
+"""The rules reference: search as you type, filter by game, read one entry.
+
+A reason on a game screen opens the entry it rests on through ``open_rule``;
+Back then returns to the screen the player came from.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import flet as ft
+
+from companion import rules
+from companion.games import SLUGS
+from screens import ui
+
+if TYPE_CHECKING:
+    from screens.app import App, Screen
+
+# Enough to find what was meant; a longer list only pushes the best match away.
+RESULTS = 15
+# Long bodies read better in a column no wider than a page of a book.
+READING_WIDTH = 640
+
+
+def open_rule(app: App, game: str, topic: str) -> None:
+    """Show one entry; Back returns to the screen showing now."""
+    app.go(Rules(app, game=game, shown=(game, topic), back=app.screen))
+
+
+def reason_opener(app: App, game: str, topic: str) -> ui.Handler:
+    return lambda: open_rule(app, game, topic)
+
+
+class Rules:
+    """Either the search with its results, or one entry when ``shown`` is set.
+
+    ``game`` filters the results (None: every game); ``shown`` is the entry
+    open, as (game, topic).
+    """
+
+    def __init__(
+        self,
+        app: App,
+        *,
+        game: str | None = None,
+        shown: tuple[str, str] | None = None,
+        back: Screen | None = None,
+    ) -> None:
+        self.app = app
+        self.game = game
+        self.shown = shown
+        self.back = back
+        self.query = ""
+        # Opened straight from a reason, Back leaves the reference altogether;
+        # opened from the results, it returns to them.
+        self.from_results = False
+        self.results = ft.Column(spacing=6, key="rule-results")
+
+    # what the player does
+
+    def typed(self, value: str) -> None:
+        self.query = value
+        # Only the list changes: redrawing the field under the fingers could
+        # drop a keystroke.
+        self.results.controls = self.result_rows()
+        self.results.update()
+
+    def pick_game(self, game: str | None) -> None:
+        self.game = game
+        self.app.render()
+
+    def open(self, entry: rules.Entry) -> None:
+        self.shown = (entry.game, entry.id)
+        self.from_results = True
+        self.app.render()
+
+    def browse(self, game: str) -> None:
+        """From an entry to the list of its game's entries."""
+        self.game = game
+        self.shown = None
+        self.from_results = False
+        self.app.render()
+
+    def close(self) -> None:
+        if self.shown is not None and self.from_results:
+            self.shown = None
+            self.app.render()
+        elif self.back is not None:
+            self.app.go(self.back)
+        else:
+            self.app.home()
+
+    # drawing
+
+    def build(self) -> ft.Control:
+        if self.shown is not None:
+            try:
+                found = rules.entry(*self.shown, lang=self.app.lang)
+            except KeyError:
+                # A topic the reference lacks: the game's entries are the next best.
+                self.shown = None
+            else:
+                return self.entry_part(found)
+        return self.search_part()
+
+    def back_button(self, key: str) -> ft.Control:
+        return ui.tap(
+            self.app.t(key), self.close, "rules-back", icon=ft.Icons.ARROW_BACK
+        )
+
+    def search_part(self) -> ft.Control:
+        t = self.app.t
+        head: list[ft.Control] = []
+        if self.back is not None:
+            head.append(self.back_button("rules.back"))
+        head.append(ui.heading(t("rules.title"), 22))
+        field = ui.tagged(
+            "rules-search",
+            ft.TextField(
+                value=self.query,
+                hint_text=t("rules.hint"),
+                prefix_icon=ft.Icons.SEARCH,
+                on_change=lambda e: self.typed(e.control.value or ""),
+                width=None if not self.app.wide else READING_WIDTH,
+                border_radius=12,
+                key="rules-field",
+            ),
+        )
+        self.results = ft.Column(self.result_rows(), spacing=6, key="rule-results")
+        return ft.Column(
+            [
+                ft.Row(head, spacing=12, wrap=True),
+                field,
+                self.game_chips(),
+                self.results,
+            ],
+            spacing=12,
+        )
+
+    def game_chips(self) -> ft.Control:
+        t = self.app.t
+        values: list[tuple[str | None, str]] = [(None, t("rules.all"))]
+        values += [(slug, t(f"game.{slug}")) for slug in SLUGS]
+        return ui.wrap(
+            [
+                ui.tagged(
+                    f"rules-game-{value or 'all'}",
+                    ft.Chip(
+                        label=ft.Text(label),
+                        selected=value == self.game,
+                        show_checkmark=False,
+                        on_select=lambda _, value=value: self.pick_game(value),
+                        height=40,
+                    ),
+                )
+                for value, label in values
+            ],
+            key="rules-games",
+        )
+
+    def found(self) -> list[rules.Entry]:
+        lang = self.app.lang
+        if self.query.strip():
+            return rules.search(self.query, lang, self.game, RESULTS)
+        # Nothing typed yet: the reference reads like a table of contents.
+        return [e for e in rules.load(lang) if self.game is None or e.game == self.game]
+
+    def result_rows(self) -> list[ft.Control]:
+        found = self.found()
+        if not found:
+            return [
+                ui.note(self.app.t("rules.nothing", query=self.query), "rules-none")
+            ]
+        return [self.result_row(e) for e in found]
+
+    def result_row(self, entry: rules.Entry) -> ft.Control:
+        box = ft.Container(
+            content=ft.Row(
+                [
+                    ft.Column(
+                        [
+                            ft.Text(
+                                self.app.t(f"game.{entry.game}"),
+                                size=12,
+                                color=ft.Colors.PRIMARY,
+                            ),
+                            ft.Text(entry.title, size=15, weight=ft.FontWeight.W_500),
+                        ],
+                        spacing=0,
+                        expand=True,
+                    ),
+                    ft.Icon(ft.Icons.CHEVRON_RIGHT, size=20),
+                ],
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
+            padding=ft.Padding.symmetric(horizontal=12, vertical=8),
+            border_radius=10,
+            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+            ink=True,
+            on_click=lambda _: self.open(entry),
+            width=READING_WIDTH if self.app.wide else None,
+        )
+        return ui.tagged(f"rule-{entry.game}-{entry.id}", box)
+
+    def entry_part(self, entry: rules.Entry) -> ft.Control:
+        t = self.app.t
+        actions = [
+            self.back_button(
+                "rules.back-results" if self.from_results else "rules.back"
+            )
+        ]
+        if not self.from_results:
+            actions.append(
+                ui.tap(
+                    t("rules.browse"),
+                    lambda: self.browse(entry.game),
+                    "rules-browse",
+                    icon=ft.Icons.MENU_BOOK,
+                )
+            )
+        body = ft.Column(
+            [
+                ft.Text(t(f"game.{entry.game}"), size=13, color=ft.Colors.PRIMARY),
+                ui.figure(
+                    "rule-title", entry.title, size=22, weight=ft.FontWeight.BOLD
+                ),
+                ui.figure("rule-body", entry.body, size=16, selectable=True),
+            ],
+            spacing=8,
+            width=READING_WIDTH if self.app.wide else None,
+        )
+        return ft.Column(
+            [ui.wrap(actions), ui.panel(body, identifier="rule-entry")], spacing=12
+        )
