@@ -9,6 +9,7 @@ import flet as ft
 from companion.store import GameInfo
 from screens import ui
 from screens.history import History
+from screens.rules import Rules
 
 if TYPE_CHECKING:
     from screens.app import App
@@ -129,16 +130,3 @@ class PastGames:
                 )
             )
         return ft.Column(rows, spacing=10)
-
-
-class Rules:
-    """A placeholder until the rules reference lands."""
-
-    def __init__(self, app: App) -> None:
-        self.app = app
-
-    def build(self) -> ft.Control:
-        t = self.app.t
-        return ft.Column(
-            [ui.heading(t("rules.title"), 22), ft.Text(t("rules.soon"))], spacing=10
-        )
