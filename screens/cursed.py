@@ -132,11 +132,12 @@ class CursedTable:
 
     def build(self) -> ft.Control:
         summary = self.replay.summary()
-        entry = self.entry_part(summary)
+        entry = ui.keyed("entry", self.entry_part(summary))
         more = self.reasons_part()
         if not summary["finished"]:
             more += self.change_part()
-        grid = self.grid_part(summary)
+        more = ui.keyed("more", more)
+        grid = ui.keyed("grid", self.grid_part(summary))
         if self.app.wide:
             return ft.Row(
                 [

@@ -72,6 +72,7 @@ class TrickTable:
         self.replay: Replay
         self.redoable = 0
         self.card_buttons: dict[str, ft.Control] = {}
+        self.memo = ui.Memo()
         self.reload()
 
     # talking to the store
@@ -281,13 +282,13 @@ class TrickTable:
 
     def build(self) -> ft.Control:
         summary = self.replay.summary()
-        entry = ft.Column(self.entry_part(summary), spacing=10)
-        board = ft.Column(self.board_part(summary), spacing=10)
+        entry = ft.Column(self.entry_part(summary), spacing=10, key="entry")
+        board = ft.Column(self.board_part(summary), spacing=10, key="board")
         if self.app.wide:
             return ft.Row(
                 [
-                    ft.Container(entry, expand=3),
-                    ft.Container(board, expand=2),
+                    ft.Container(entry, expand=3, key="entry-pane"),
+                    ft.Container(board, expand=2, key="board-pane"),
                 ],
                 vertical_alignment=ft.CrossAxisAlignment.START,
                 spacing=16,
@@ -321,6 +322,7 @@ class TrickTable:
                     ),
                 ],
                 alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+                key="header",
             )
         ]
         if self.editing is not None:
@@ -330,6 +332,7 @@ class TrickTable:
                         t("edit.banner", n=self.editing), weight=ft.FontWeight.BOLD
                     ),
                     ui.tap(t("edit.cancel"), self.cancel_edit, "cancel-edit"),
+                    identifier="edit-banner",
                 )
             )
         prompt = self.current().prompt()
@@ -337,17 +340,17 @@ class TrickTable:
             parts.append(ui.note(self.app.message, "error", error=True))
         over = summary["finished"] and self.editing is None
         if over:
-            parts += self.game_over(summary)
+            parts += ui.keyed("over", self.game_over(summary))
         if self.choice is None:
             parts += self.reasons_part()
         if over:
             pass  # nothing more to enter; undo and editing stay below
         elif "trick" in prompt.expects:
-            parts += self.trick_entry(prompt)
+            parts += ui.keyed("trick", self.trick_entry(prompt))
         elif "pile" in prompt.expects and (self.piles or "round" not in prompt.expects):
-            parts += self.pile_entry(prompt)
+            parts += ui.keyed("pile", self.pile_entry(prompt))
         elif "round" in prompt.expects:
-            parts += self.round_entry(summary, prompt)
+            parts += ui.keyed("round", self.round_entry(summary, prompt))
         parts.append(self.history_part())
         return parts
 
@@ -386,6 +389,7 @@ class TrickTable:
                     ui.figure("next-player", turn, size=22, weight=ft.FontWeight.BOLD),
                 ],
                 spacing=8,
+                key="next",
             )
         )
         if self.tapped:
@@ -404,6 +408,7 @@ class TrickTable:
                         ),
                     ],
                     wrap=True,
+                    key="so-far",
                 )
             )
         parts.append(self.card_grid(prompt))
@@ -426,7 +431,7 @@ class TrickTable:
                     key=f"suit-{suit}",
                 )
             )
-        return ft.Column(rows, spacing=8)
+        return ft.Column(rows, spacing=8, key="cards")
 
     def card_button(self, code: str, colour: str | None) -> ft.Control:
         """The same control each time, so a redraw has nothing to compare for it."""
@@ -619,17 +624,38 @@ class TrickTable:
                     spacing=6,
                 )
             )
-        return ft.Column(rows, spacing=6)
+        return ft.Column(rows, spacing=6, key="history")
 
     # the scoreboard
 
     def player_panel(
         self, summary: dict[str, Any], name: str, compact: bool
     ) -> ft.Control:
-        t = self.app.t
         view = summary["players"][name]
-        turn = self.whose_turn()
         figures = player_figures(self.slug, view, self.replay.state.options)
+        inputs = (
+            name,
+            compact,
+            self.whose_turn() == name,
+            summary["leader"] == name,
+            summary["totals"][name],
+            tuple(figures),
+            self.app.lang,
+            self.app.page.width,
+        )
+        return self.memo.get(
+            inputs, lambda: self.draw_panel(summary, name, compact, figures)
+        )
+
+    def draw_panel(
+        self,
+        summary: dict[str, Any],
+        name: str,
+        compact: bool,
+        figures: list[tuple[str, str]],
+    ) -> ft.Control:
+        t = self.app.t
+        turn = self.whose_turn()
         head = ft.Row(
             [
                 ft.Text(name, size=16, weight=ft.FontWeight.BOLD),
@@ -702,7 +728,7 @@ class TrickTable:
             )
         if summary["rounds"]:
             parts.append(self.rounds_table(summary))
-        return parts
+        return ui.keyed("board", parts)
 
     def round_scores(self, summary: dict[str, Any], index: int) -> ft.Control:
         t = self.app.t

@@ -52,6 +52,40 @@ SUIT_COLOURS: dict[str, dict[str, str]] = {
 }
 
 
+class Memo:
+    """Controls kept by what they show: a redraw that reuses one sends nothing.
+
+    Flet skips comparing a control that is the very object already on screen,
+    so the parts of a screen that a tap leaves alone cost nothing to redraw.
+    """
+
+    LIMIT = 400
+
+    def __init__(self) -> None:
+        self.items: dict[Any, ft.Control] = {}
+
+    def get(self, inputs: Any, draw: Callable[[], ft.Control]) -> ft.Control:
+        found = self.items.get(inputs)
+        if found is None:
+            if len(self.items) >= self.LIMIT:
+                self.items.clear()
+            found = self.items[inputs] = draw()
+        return found
+
+
+def keyed(section: str, controls: list[ft.Control]) -> list[ft.Control]:
+    """Key a screen section's parts, so a redraw matches each with its old self.
+
+    Flet pairs unkeyed controls by position; when a part appears or goes (an
+    error line, the cards tapped so far) everything after it would be sent
+    again. Keys keep the rest in place.
+    """
+    for at, control in enumerate(controls):
+        if control.key is None:
+            control.key = f"{section}-{at}"
+    return controls
+
+
 def tagged(identifier: str, control: ft.Control) -> ft.Control:
     """Give ``control`` an id the browser tests (and screen readers) can find."""
     return ft.Semantics(identifier=identifier, content=control, key=identifier)
@@ -198,28 +232,82 @@ def undo_redo(
 PHONE_REASON_LINES = 4
 
 
-def reasons_panel(
-    title: str, reasons: list[str], warnings: list[str], *, phone: bool
+def reason_line(
+    value: str,
+    on_tap: Handler,
+    identifier: str,
+    *,
+    warning: bool = False,
+    size: int | None = None,
 ) -> ft.Control:
-    """What the last event did and why, as the rules engine explained it."""
-    lines: list[ft.Control] = [ft.Text(f"• {line}") for line in reasons]
-    lines += [ft.Text(f"⚠ {line}", color=ft.Colors.ERROR) for line in warnings]
-    body = ft.Column(lines, spacing=2)
+    """A reason to tap for the rule it rests on; the icon says it can be tapped."""
+    mark = "⚠" if warning else "•"
+    row = ft.Container(
+        content=ft.Row(
+            [
+                ft.Text(
+                    f"{mark} {value}",
+                    color=ft.Colors.ERROR if warning else None,
+                    size=size,
+                    expand=True,
+                ),
+                # The icon's box keeps a one-line reason thumb-high.
+                ft.Container(
+                    ft.Icon(ft.Icons.INFO_OUTLINE, size=18, color=ft.Colors.PRIMARY),
+                    height=TOUCH,
+                    alignment=ft.Alignment.CENTER,
+                ),
+            ],
+            spacing=6,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        padding=ft.Padding.only(left=4, right=4),
+        border_radius=8,
+        ink=True,
+        on_click=lambda _: on_tap(),
+    )
+    return tagged(identifier, row)
+
+
+ReasonLine = tuple[str, Handler]
+
+
+def reasons_panel(
+    title: str, reasons: list[ReasonLine], warnings: list[ReasonLine], *, phone: bool
+) -> ft.Control:
+    """What the last event did and why; each line opens the rule behind it."""
+    lines: list[ft.Control] = [
+        reason_line(line, opens, f"reason-{at}")
+        for at, (line, opens) in enumerate(reasons)
+    ]
+    lines += [
+        reason_line(line, opens, f"warning-{at}", warning=True)
+        for at, (line, opens) in enumerate(warnings)
+    ]
+    body = ft.Column(lines, spacing=0)
     if phone and len(lines) > PHONE_REASON_LINES:
-        body = ft.Column(lines, spacing=2, height=130, scroll=ft.ScrollMode.AUTO)
+        body = ft.Column(lines, spacing=0, height=170, scroll=ft.ScrollMode.AUTO)
     return panel(ft.Text(title, weight=ft.FontWeight.BOLD), body, identifier="reasons")
 
 
 def last_reasons(app: App, replay: Replay) -> list[ft.Control]:
     """The reasons panel for the game's last event, or nothing before the first."""
+    from screens.rules import reason_opener
+
     if not replay.steps:
         return []
-    step, lang = replay.steps[-1], app.lang
+    step, lang, game = replay.steps[-1], app.lang, replay.log.game
     return [
         reasons_panel(
             app.t("table.what-happened", n=step.number),
-            [reason_text(r, lang) for r in step.outcome.reasons],
-            [reason_text(w, lang) for w in step.outcome.warnings],
+            [
+                (reason_text(r, lang), reason_opener(app, r, game))
+                for r in step.outcome.reasons
+            ],
+            [
+                (reason_text(w, lang), reason_opener(app, w, game))
+                for w in step.outcome.warnings
+            ],
             phone=not app.wide,
         )
     ]
