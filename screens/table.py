@@ -451,23 +451,35 @@ class TrickTable:
             question = need.message
         buttons = [
             ui.tap(
-                t(f"option.{option}")
-                if t(f"option.{option}") != f"option.{option}"
-                else option,
+                self.option_label(need, option),
                 lambda option=option: self.choose(option),
                 f"choice-{option}",
                 primary=True,
             )
             for option in need.options
         ]
+        seats = self.current().prompt().seats
+        played = ", ".join(
+            f"{name} {code}" for name, code in zip(seats, self.tapped, strict=False)
+        )
         return [
             ui.panel(
+                ft.Text(played, size=12),
                 ui.note(question, "choice-question"),
                 ui.wrap(buttons),
                 ui.tap(self.app.t("table.take-back"), self.take_back, "take-back"),
                 highlight=True,
             )
         ]
+
+    def option_label(self, need: ChoiceNeeded, option: str) -> str:
+        """A choice in the table's words: a track's name, or the curse card itself."""
+        named = self.app.t(f"option.{option}")
+        if named != f"option.{option}":
+            return named
+        view = self.replay.summary()["players"].get(need.player, {})
+        held = [str(c) for c in view.get("curses", []) if str(c).startswith(option)]
+        return held[0] if len(held) == 1 else option
 
     def round_entry(self, summary: dict[str, Any], prompt: Prompt) -> list[ft.Control]:
         t = self.app.t
