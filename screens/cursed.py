@@ -114,18 +114,18 @@ class CursedTable:
             return str(getattr(error, "message", error)), False, False
         lang = self.app.lang
         double = any(r.key.endswith(".double") for r in outcome.reasons)
-        words = [
-            self.app.t("state." + r.params["before"])
-            + " → "
-            + self.app.t("state." + r.params["after"])
-            for r in outcome.reasons
-            if "before" in r.params and "after" in r.params
-        ]
-        text = (
-            words[0]
-            if words
-            else (reason_text(outcome.reasons[0], lang) if outcome.reasons else "")
-        )
+        t = self.app.t
+        moves = [r.params for r in outcome.reasons if "before" in r.params]
+        if moves:
+            before = moves[0]["before"]
+            after = moves[0].get("after", before)
+            text = (
+                f"{t('state.' + before)} → {t('state.' + after)}"
+                if after != before
+                else t("spell.unchanged", state=t("state." + before))
+            )
+        else:
+            text = reason_text(outcome.reasons[0], lang) if outcome.reasons else ""
         return text, double, True
 
     # the screen

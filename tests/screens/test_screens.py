@@ -93,3 +93,20 @@ def test_theme_and_language_are_remembered(table: Table, browser) -> None:
         table.tap("theme")
         table.wait_until(lambda: text("home.new", "en") in table.read("new-game"))
     assert table.server.store().get_setting("lang") == "en"
+
+
+def test_more_screens_at_tablet_size(tablet: Table) -> None:
+    game_id = tablet.new_game("cursed", ["Ann", "Ben"])
+    for step in ("caster-Ann", "target-Ben", "fortune-love"):
+        tablet.tap(step)
+    tablet.wait("effect-curse")
+    tablet.shot("cursed-spell")
+    tablet.tap("effect-curse")
+    tablet.wait_text("fortune-Ben-love", text("state.cursed"))
+    assert tablet.server.summary(game_id)["players"]["Ben"]["fortunes"]["love"] == (
+        "cursed"
+    )
+    tablet.tap("home")
+    tablet.new_game("black-hearts", ["Ann", "Ben", "Cy"], "Cy")
+    tablet.wait("leader-Cy")
+    tablet.shot("round-start-black-hearts")
