@@ -12,6 +12,7 @@ import flet as ft
 
 from companion import rules
 from companion.games import SLUGS
+from companion.games.base import Reason
 from screens import ui
 
 if TYPE_CHECKING:
@@ -28,8 +29,16 @@ def open_rule(app: App, game: str, topic: str) -> None:
     app.go(Rules(app, game=game, shown=(game, topic), back=app.screen))
 
 
-def reason_opener(app: App, game: str, topic: str) -> ui.Handler:
-    return lambda: open_rule(app, game, topic)
+def rule_game(reason: Reason, current: str) -> str:
+    """The game whose entry a reason rests on: its key's prefix, if a game's."""
+    prefix = reason.key.split(".", 1)[0]
+    return prefix if prefix in SLUGS else current
+
+
+def reason_opener(app: App, reason: Reason, current: str) -> ui.Handler:
+    """What tapping ``reason`` does, in a game of ``current``."""
+    game = rule_game(reason, current)
+    return lambda: open_rule(app, game, reason.topic)
 
 
 class Rules:
@@ -55,16 +64,14 @@ class Rules:
         # Opened straight from a reason, Back leaves the reference altogether;
         # opened from the results, it returns to them.
         self.from_results = False
-        self.results = ft.Column(spacing=6, key="rule-results")
 
     # what the player does
 
     def typed(self, value: str) -> None:
         self.query = value
-        # Only the list changes: redrawing the field under the fingers could
-        # drop a keystroke.
-        self.results.controls = self.result_rows()
-        self.results.update()
+        # The field on screen already holds ``value``, so the redraw leaves it
+        # alone and only the results move.
+        self.app.render()
 
     def pick_game(self, game: str | None) -> None:
         self.game = game
@@ -122,20 +129,17 @@ class Rules:
                 hint_text=t("rules.hint"),
                 prefix_icon=ft.Icons.SEARCH,
                 on_change=lambda e: self.typed(e.control.value or ""),
-                width=None if not self.app.wide else READING_WIDTH,
                 border_radius=12,
                 key="rules-field",
             ),
         )
-        self.results = ft.Column(self.result_rows(), spacing=6, key="rule-results")
-        return ft.Column(
+        return self.page_column(
             [
                 ft.Row(head, spacing=12, wrap=True),
                 field,
                 self.game_chips(),
-                self.results,
-            ],
-            spacing=12,
+                ft.Column(self.result_rows(), spacing=6, key="rule-results"),
+            ]
         )
 
     def game_chips(self) -> ft.Control:
@@ -199,7 +203,6 @@ class Rules:
             border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
             ink=True,
             on_click=lambda _: self.open(entry),
-            width=READING_WIDTH if self.app.wide else None,
         )
         return ui.tagged(f"rule-{entry.game}-{entry.id}", box)
 
@@ -228,8 +231,14 @@ class Rules:
                 ui.figure("rule-body", entry.body, size=16, selectable=True),
             ],
             spacing=8,
-            width=READING_WIDTH if self.app.wide else None,
         )
-        return ft.Column(
-            [ui.wrap(actions), ui.panel(body, identifier="rule-entry")], spacing=12
+        return self.page_column(
+            [ui.wrap(actions), ui.panel(body, identifier="rule-entry")]
         )
+
+    def page_column(self, parts: list[ft.Control]) -> ft.Control:
+        """Full width on a phone; on a tablet no wider than reads comfortably."""
+        column = ft.Column(
+            parts, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH
+        )
+        return ft.Container(column, width=READING_WIDTH if self.app.wide else None)

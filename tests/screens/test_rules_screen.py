@@ -1,0 +1,108 @@
+"""The rules reference in Chromium: search, filter, and reasons that open rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import rules
+from companion.games import SLUGS
+from tests.screens.conftest import Table, check_figures, plan_trick, play_trick
+
+pytestmark = pytest.mark.browser
+
+
+def shown_results(table: Table) -> list[str]:
+    """The result rows on screen, top to bottom, as "<game>/<topic>"."""
+    found = table.page.evaluate(
+        """() => [...document.querySelectorAll('[flt-semantics-identifier^="rule-"]')]
+            .map(node => node.getAttribute('flt-semantics-identifier'))"""
+    )
+    rows = []
+    for identifier in found:
+        rest = identifier.removeprefix("rule-")
+        # "cursed" begins "cursed-tricks": the longest name that fits is the game.
+        for slug in sorted(SLUGS, key=len, reverse=True):
+            if rest.startswith(f"{slug}-"):
+                rows.append(f"{slug}/{rest.removeprefix(f'{slug}-')}")
+                break
+    return rows
+
+
+def search(table: Table, query: str, first: str) -> list[str]:
+    """Type ``query`` and wait until ``first`` heads the results."""
+    table.type_into("rules-search", query)
+    table.wait_until(lambda: shown_results(table)[:1] == [first])
+    return shown_results(table)
+
+
+def test_search_forgives_typos_and_opens_an_entry(table: Table) -> None:
+    table.tap("rules")
+    table.wait("rules-search")
+    # Before anything is typed, the entries are listed as the reference has them.
+    first = [f"{e.game}/{e.id}" for e in rules.load("en")[:3]]
+    table.wait_until(lambda: shown_results(table)[:3] == first)
+    table.shot("rules-index")
+    search(table, "exhaustion", "trick-runaway/round-end")
+    table.shot("rules-search")
+    search(table, "exaustion", "trick-runaway/round-end")
+
+    table.tap("rule-trick-runaway-round-end")
+    expected = rules.entry("trick-runaway", "round-end", "en")
+    table.wait_text("rule-title", expected.title)
+    table.shot("rules-entry")
+    table.tap("rules-back")
+    table.wait("rules-search")
+    # Back from an entry keeps what was typed and found.
+    assert shown_results(table)[0] == "trick-runaway/round-end"
+
+    table.tap("rules-game-cursed")
+    table.wait_until(
+        lambda: all(row.startswith("cursed/") for row in shown_results(table))
+    )
+
+
+def test_japanese_search(tablet: Table) -> None:
+    tablet.tap("lang")
+    tablet.wait_text("rules", "ルール")
+    tablet.tap("rules")
+    search(tablet, "二時", "black-hearts/two-oclock")
+    tablet.shot("rules-search-ja")
+    tablet.tap("rule-black-hearts-two-oclock")
+    expected = rules.entry("black-hearts", "two-oclock", "ja")
+    tablet.wait_text("rule-title", expected.title)
+    tablet.shot("rules-entry-ja")
+    tablet.tap("lang")
+    # The same entry, now in English.
+    tablet.wait_text("rule-title", rules.entry("black-hearts", "two-oclock").title)
+
+
+def test_a_reason_opens_its_rule_and_back_returns_to_the_game(table: Table) -> None:
+    game_id = table.new_game("cursed-tricks", ["Ann", "Ben", "Cy", "Dee"], "Ann")
+    play_trick(table, plan_trick(table.server, game_id))
+    table.wait("reason-0")
+    table.shot("rules-reasons")
+    stored = table.server.store()
+    before = stored.load(game_id).log.events
+    reason = stored.replay(game_id).steps[-1].outcome.reasons[0]
+
+    table.tap("reason-0")
+    expected = rules.entry("cursed-tricks", reason.topic, "en")
+    table.wait_text("rule-title", expected.title)
+    table.shot("rules-from-reason")
+    table.tap("rules-back")
+    table.wait("undo")
+    table.wait("reason-0")
+    assert table.server.store().load(game_id).log.events == before
+    check_figures(table, game_id)
+
+    # The game's other entries are one tap away from a reason's entry.
+    table.tap("reason-0")
+    table.tap("rules-browse")
+    table.wait_until(
+        lambda: (
+            (rows := shown_results(table))
+            and all(row.startswith("cursed-tricks/") for row in rows)
+        )
+    )
+    table.tap("rules-back")
+    table.wait("undo")
