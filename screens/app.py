@@ -70,7 +70,8 @@ class App:
             return self.store.load(game_id).log.events != shown.log.events
 
     def fail(self, error: CompanionError | str) -> None:
-        if isinstance(error, LogError):
+        if isinstance(error, LogError) and not error.event:
+            # The header (event 0) is the form the players just filled in.
             self.message = error.message
         else:
             self.message = str(error)

@@ -147,23 +147,32 @@ class TrickTable:
                 else:
                     result = store.replace_event(game_id, number, event)
         except ChoiceNeeded as need:
-            self.pending, self.choice = event, need
-            self.app.message = None
-            self.app.render()
+            target = number if number is not None else len(self.replay.log.events) + 1
+            if need.event in (None, target):
+                self.pending, self.choice = event, need
+                self.app.message = None
+                self.app.render()
+                return
+            # An edit that makes a later trick need a choice: that trick must be
+            # re-entered on its own, so this edit is refused with the reason.
+            self.refused(event, need)
             return
         except CompanionError as error:
-            self.app.fail(error)
-            self.pending = self.choice = None
-            if event.get("type") == "trick" and self.tapped:
-                # Keep the trick open: the last card comes back, the rest can follow.
-                self.tapped.pop()
-            self.app.render()
+            self.refused(event, error)
             return
         self.replay = result
         with self.app.lock:
             self.redoable = len(store.load(game_id).redo)
         self.app.message = None
         self.clear_entry()
+        self.app.render()
+
+    def refused(self, event: Event, error: CompanionError) -> None:
+        self.app.fail(error)
+        self.pending = self.choice = None
+        if event.get("type") == "trick" and self.tapped:
+            # Keep the trick open: the last card comes back, the rest can follow.
+            self.tapped.pop()
         self.app.render()
 
     def changed_elsewhere(self) -> None:
