@@ -152,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--desktop", action="store_true", help="open the desktop window instead"
     )
-    parser.add_argument("--data", help="the folder the games are kept in")
+    add_data_option(parser, None)
     parser.set_defaults(run=cmd_serve)
     sub = parser.add_subparsers(dest="command")
 
