@@ -21,6 +21,7 @@ from companion.replay import Replay
 from companion.store import GameInfo, StoredGame
 from screens import ui
 from screens.figures import EMPTY, shown
+from screens.rules import reason_opener
 
 if TYPE_CHECKING:
     from screens.app import App
@@ -451,14 +452,23 @@ class GameDetail:
                 )
             )
             lines += [
-                ft.Text(f"• {reason_text(reason, lang)}", size=13)
-                for reason in step.outcome.reasons
+                ui.reason_line(
+                    reason_text(reason, lang),
+                    reason_opener(self.app, reason, self.slug),
+                    f"event-{step.number}-reason-{at}",
+                    size=13,
+                )
+                for at, reason in enumerate(step.outcome.reasons)
             ]
             lines += [
-                ft.Text(
-                    f"⚠ {reason_text(warning, lang)}", size=13, color=ft.Colors.ERROR
+                ui.reason_line(
+                    reason_text(warning, lang),
+                    reason_opener(self.app, warning, self.slug),
+                    f"event-{step.number}-warning-{at}",
+                    warning=True,
+                    size=13,
                 )
-                for warning in step.outcome.warnings
+                for at, warning in enumerate(step.outcome.warnings)
             ]
         return ui.panel(*lines, identifier="detail-events")
 

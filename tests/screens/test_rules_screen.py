@@ -7,6 +7,7 @@ import pytest
 from companion import rules
 from companion.games import SLUGS
 from tests.screens.conftest import Table, check_figures, plan_trick, play_trick
+from tests.screens.test_history import imported
 
 pytestmark = pytest.mark.browser
 
@@ -106,3 +107,19 @@ def test_a_reason_opens_its_rule_and_back_returns_to_the_game(table: Table) -> N
     )
     table.tap("rules-back")
     table.wait("undo")
+
+
+def test_a_past_games_reason_opens_its_rule(table: Table) -> None:
+    game_id = imported(table.server)["cursed.json"]
+    table.tap("past-games")
+    table.tap(f"game-{game_id}")
+    table.tap("detail-events-toggle")
+    table.wait("detail-events")
+    reason = table.server.store().replay(game_id).steps[0].outcome.reasons[0]
+
+    table.tap("event-1-reason-0")
+    expected = rules.entry("cursed", reason.topic, "en")
+    table.wait_text("rule-title", expected.title)
+    table.tap("rules-back")
+    # Back to the same game, its events still shown.
+    table.wait("event-1-reason-0")
