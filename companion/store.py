@@ -184,6 +184,8 @@ class _Guard:
         self._folder = folder
         self._depth = 0
         self._handle: TextIO | None = None
+        # Counts finished writes, so a screen can tell cheaply that the data moved.
+        self.generation = 0
 
     @contextlib.contextmanager
     def read(self) -> Iterator[None]:
@@ -198,6 +200,8 @@ class _Guard:
             self._depth += 1
             try:
                 yield
+                if self._depth == 1:
+                    self.generation += 1
             finally:
                 self._depth -= 1
                 if self._depth == 0 and self._handle is not None:
@@ -293,6 +297,11 @@ class Store:
             self._settle_moves()
         if not memory and self.folder.is_dir():
             remove_stale_temporaries(self.folder)
+
+    @property
+    def generation(self) -> int:
+        """How many writes this process has made to the folder (any Store on it)."""
+        return self._guard.generation
 
     def schema(self) -> int:
         """The data version on disk (the current one for a new store)."""

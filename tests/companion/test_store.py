@@ -533,3 +533,15 @@ def test_cli_unknown_id(tmp_path: Path) -> None:
     result = companion("export", "nope", "--data", str(tmp_path))
     assert result.returncode == 2
     assert "nope" in result.stderr
+
+
+def test_generation_counts_writes_not_reads(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    first = store.generation
+    game = store.create_game(GameLog("cursed", ["Ann", "Ben"]))
+    assert store.generation == first + 1
+    store.load(game)
+    store.list_games()
+    assert store.generation == first + 1
+    store.set_setting("lang", "ja")
+    assert Store(tmp_path).generation == first + 2  # shared by the folder's stores
