@@ -17,6 +17,7 @@ from companion.stats import write_round_scores
 from companion.store import Store
 
 EXIT_BAD_INPUT = 2
+LOCAL_ONLY = "127.0.0.1"
 
 
 def _read_source(path: str) -> str:
@@ -64,7 +65,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """With no subcommand: serve the table app (Flet is imported only here)."""
     from screens.app import serve
 
-    serve(host=args.host, port=args.port, data=args.data, desktop=args.desktop)
+    host = args.host
+    if host is None:
+        # Shared, every interface answers so devices on the network reach it.
+        host = "0.0.0.0" if args.lan else LOCAL_ONLY
+    serve(
+        host=host, port=args.port, data=args.data, desktop=args.desktop, lan=args.lan
+    )
     return 0
 
 
@@ -146,9 +153,16 @@ def build_parser() -> argparse.ArgumentParser:
         description="Score keeper for curse-themed trick-taking card games.",
     )
     parser.add_argument(
-        "--host", default="127.0.0.1", help="address to serve the app on"
+        "--host",
+        default=None,
+        help=f"address to serve the app on (default {LOCAL_ONLY}; 0.0.0.0 with --lan)",
     )
     parser.add_argument("--port", type=int, default=8550, help="port to serve on")
+    parser.add_argument(
+        "--lan",
+        action="store_true",
+        help="share the table on the local network, behind a table code",
+    )
     parser.add_argument(
         "--desktop", action="store_true", help="open the desktop window instead"
     )

@@ -16,6 +16,7 @@ from companion.paths import data_dir
 from companion.replay import Replay
 from companion.store import Store
 from screens import ui
+from screens.sharing import CodeEntry, SharePage, Sharing
 
 T = TypeVar("T")
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -30,10 +31,19 @@ class Screen(Protocol):
 class App:
     """The state of one session: which screen is up, in which language and theme."""
 
-    def __init__(self, page: ft.Page, store: Store, lock: threading.RLock) -> None:
+    def __init__(
+        self,
+        page: ft.Page,
+        store: Store,
+        lock: threading.RLock,
+        sharing: Sharing | None = None,
+    ) -> None:
         self.page = page
         self.store = store
         self.lock = lock
+        self.sharing = sharing
+        # Shared on the network, a device sees nothing before it gives the code.
+        self.unlocked = sharing is None
         self.lang: str = self.setting("lang", "en")
         if self.lang not in LANGUAGES:
             self.lang = "en"
@@ -58,11 +68,33 @@ class App:
         """Run a store action; on a refusal show its message and return None."""
         try:
             with self.lock:
+                before = self.store.generation
                 result = action()
+                wrote = self.store.generation != before
         except CompanionError as error:
             self.fail(error)
             return None
+        if wrote:
+            self.tell_others()
         return result
+
+    # every device at the table
+
+    def tell_others(self) -> None:
+        """Other devices showing this table redraw from the store."""
+        self.page.pubsub.send_others_on_topic(TABLE_TOPIC, self.store.generation)
+
+    def follow_others(self) -> None:
+        self.page.pubsub.subscribe_topic(TABLE_TOPIC, self.others_changed)
+
+    def others_changed(self, _topic: str, _generation: object) -> None:
+        if not self.unlocked or self.screen is None:
+            return
+        reload = getattr(self.screen, "reload", None)
+        with self.lock:
+            if callable(reload):
+                reload()
+            self.render()
 
     def stale(self, game_id: str, shown: Replay) -> bool:
         """Whether the stored game moved on since ``shown`` (another screen)."""
@@ -84,8 +116,14 @@ class App:
 
     def go(self, screen: Screen) -> None:
         self.message = None
+        if not self.unlocked and self.sharing is not None:
+            screen = CodeEntry(self, self.sharing, self.open_table)
         self.screen = screen
         self.render()
+
+    def open_table(self) -> None:
+        self.unlocked = True
+        self.home()
 
     def home(self) -> None:
         from screens.home import Home
@@ -111,7 +149,7 @@ class App:
             ft.SafeArea(
                 key="root",
                 content=ft.Column(
-                    [self.top_bar(), body],
+                    [self.top_bar(), body] if self.unlocked else [body],
                     spacing=8,
                     expand=True,
                     scroll=ft.ScrollMode.AUTO,
@@ -128,6 +166,7 @@ class App:
                 ui.tap(self.t("home"), self.home, "home", icon=ft.Icons.HOME),
                 ft.Row(
                     [
+                        *self.share_button(),
                         ui.tap(
                             ft.Text(self.t(f"lang.{other}"), font_family=JAPANESE_FONT),
                             self.switch_language,
@@ -147,6 +186,19 @@ class App:
             ],
             alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
         )
+
+    def share_button(self) -> list[ft.Control]:
+        if self.sharing is None or not self.unlocked:
+            return []
+        sharing, back = self.sharing, self.screen
+        return [
+            ui.icon_tap(
+                ft.Icons.QR_CODE,
+                self.t("share.show"),
+                lambda: self.go(SharePage(self, sharing, back)),
+                "share-open",
+            )
+        ]
 
     def switch_language(self) -> None:
         self.lang = "ja" if self.lang == "en" else "en"
@@ -178,8 +230,10 @@ class App:
         self.page.run_task(switch)
 
 
+TABLE_TOPIC = "table"
 _store: Store | None = None
 _lock = threading.RLock()
+_sharing: Sharing | None = None
 
 
 def shared_store() -> Store:
@@ -196,7 +250,8 @@ def main(page: ft.Page) -> None:
     page.title = "Curse Companion"
     page.padding = 8
     page.fonts = {JAPANESE_FONT: "/fonts/ipaexg.ttf"}
-    app = App(page, shared_store(), _lock)
+    app = App(page, shared_store(), _lock, _sharing)
+    app.follow_others()
 
     def resized(_: ft.PageResizeEvent) -> None:
         if app.screen is not None:
@@ -211,7 +266,9 @@ def serve(
     port: int = 8550,
     data: str | None = None,
     desktop: bool = False,
+    lan: bool = False,
 ) -> None:
+    global _sharing
     if data:
         os.environ["COMPANION_DATA"] = data
     if desktop:
@@ -219,7 +276,11 @@ def serve(
         return
     # The app is served, never opened: the phone beside the table connects.
     os.environ["FLET_FORCE_WEB_SERVER"] = "true"
-    print(f"Curse Companion: http://{host}:{port}", flush=True)
+    if lan:
+        _sharing = Sharing.for_port(port)
+        print(_sharing.announce(), flush=True)
+    else:
+        print(f"Curse Companion: http://{host}:{port}", flush=True)
     ft.run(
         main,
         host=host,

@@ -98,3 +98,27 @@ def share_panel(app: App, sharing: Sharing) -> ft.Control:
         ),
         identifier="share",
     )
+
+
+class SharePage:
+    """The join panel on a screen of its own, with the way back."""
+
+    def __init__(self, app: App, sharing: Sharing, back: object) -> None:
+        self.app = app
+        self.sharing = sharing
+        self.back = back
+
+    def build(self) -> ft.Control:
+        back = self.back if hasattr(self.back, "build") else None
+        return ft.Column(
+            [
+                share_panel(self.app, self.sharing),
+                ui.tap(
+                    self.app.t("share.back"),
+                    lambda: self.app.go(back) if back else self.app.home(),
+                    "share-back",
+                    icon=ft.Icons.ARROW_BACK,
+                ),
+            ],
+            spacing=12,
+        )
