@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import secrets
 import socket
+import struct
 import threading
 import time
 from dataclasses import dataclass, field
@@ -19,19 +20,39 @@ import qrcode
 CODE_DIGITS = 6
 FREE_TRIES = 5
 PAUSE_AFTER_MISSES_S = 30.0
+SIOCGIFADDR = 0x8915  # Linux: an interface's IPv4 address
 
 
 def new_code() -> str:
     return "".join(secrets.choice("0123456789") for _ in range(CODE_DIGITS))
 
 
+def _interface_addresses() -> list[str]:
+    """IPv4 addresses of this machine's interfaces (Linux), asked of the kernel."""
+    try:
+        import fcntl
+    except ImportError:
+        return []
+    found = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for _, name in socket.if_nameindex():
+            request = struct.pack("256s", name.encode()[:15])
+            try:
+                answer = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, request)
+            except OSError:
+                continue  # an interface with no IPv4 address
+            found.append(socket.inet_ntoa(answer[20:24]))
+    return found
+
+
 def lan_address() -> str:
     """This machine's address on the local network, as other devices reach it."""
     try:
-        names = socket.gethostbyname_ex(socket.gethostname())[2]
+        candidates = socket.gethostbyname_ex(socket.gethostname())[2]
     except OSError:
-        names = []
-    for address in names:
+        candidates = []
+    candidates += _interface_addresses()
+    for address in candidates:
         if not address.startswith("127."):
             return address
     return "127.0.0.1"
