@@ -78,11 +78,23 @@ class TrickTable:
     # talking to the store
 
     def reload(self) -> None:
+        """Read the game from the store (at start, or when another device wrote)."""
         store = self.app.store
         with self.app.lock:
-            self.replay = store.replay(self.game_id)
+            fresh = store.replay(self.game_id)
             self.redoable = len(store.load(self.game_id).redo)
-        self.restore_taps()
+        moved = (
+            not hasattr(self, "replay") or fresh.log.events != self.replay.log.events
+        )
+        self.replay = fresh
+        if moved:
+            # What was being entered here rested on the old log.
+            self.pending = self.choice = None
+            self.editing = None
+            self.base = None
+        if self.pending is None and self.editing is None:
+            self.tapped = []
+            self.restore_taps()
 
     # Cards tapped in an unfinished trick are kept as a setting, so a restart
     # (or a second device) picks the trick up where the table left it.

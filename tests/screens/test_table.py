@@ -157,7 +157,7 @@ def test_new_game_refuses_bad_input(table: Table) -> None:
 
 
 def test_two_screens_on_one_game(table: Table, browser) -> None:
-    """A second screen that missed a trick shows the stored game, never a guess."""
+    """A second screen follows the first, tap by tap, and can take over."""
     game_id = table.new_game("cursed-tricks", PLAYERS, "Ann")
     context = browser.new_context(viewport={"width": 390, "height": 844})
     try:
@@ -165,13 +165,17 @@ def test_two_screens_on_one_game(table: Table, browser) -> None:
         other.tap("resume")
         other.wait_text("next-player", "Ann")
         cards = plan_trick(table.server, game_id)
-        play_trick(table, cards)
-        for code in cards[:3]:
-            other.tap_card(code)
-        other.tap(f"card-{cards[3]}")
-        other.wait_until(lambda: "another screen" in other.read("error"))
+        table.tap_card(cards[0])
+        table.tap_card(cards[1])
+        other.wait_text("next-player", PLAYERS[2])
+        assert cards[1] in other.text("trick-so-far")
+        for code in cards[2:]:
+            table.tap_card(code)
         other.wait("edit-2")
-        assert len(events(table, game_id)) == 2
         check_figures(other, game_id)
+        play_trick(other, plan_trick(table.server, game_id))
+        table.wait("edit-3")
+        assert len(events(table, game_id)) == 3
+        check_figures(table, game_id)
     finally:
         context.close()
