@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -311,13 +309,6 @@ def figure(value: Any) -> str:
     from screens.figures import shown
 
     return shown(value)
-
-
-def slug_of(text: str) -> str:
-    return re.sub(r"\W+", "-", text).strip("-").lower()
-
-
-__all__ = ["Table", "Server", "figure", "slug_of", "PHONE", "TABLET", "shutil"]
 
 
 def plan_trick(server: Server, game_id: str, first: str | None = None) -> list[str]:
