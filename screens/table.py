@@ -216,8 +216,10 @@ class TrickTable:
         if len(self.tapped) == len(seats):
             self.record({"type": "trick", "cards": list(self.tapped)})
             return
-        self.save_taps()
+        # A half-entered trick is not yet part of the game: show the tap first,
+        # then keep it for a restart.
         self.app.render()
+        self.save_taps()
 
     def take_back(self) -> None:
         if self.pending is not None:
