@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Callable
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.cards import Card
 from companion.errors import ChoiceNeeded, CompanionError
-from companion.games.base import Event, Prompt, State
-from companion.games.tricks import RoundCards
+from companion.games.base import Event, Prompt
 from companion.replay import Replay, replay
 from screens import ui
 from screens.figures import player_figures, shown
@@ -25,18 +24,6 @@ PER_PLAYER_CHOICES = {"lower"}
 FULL, SUPER = "full", "super"
 # Summary values that are words rather than figures, shown in the table's language.
 WORD_VALUES = ("white", "black", "death")
-
-
-def copies_left(state: State, card: Card) -> int:
-    """How many copies of ``card`` may still turn up this round.
-
-    The prompt lists each possible card once, so for decks holding copies the
-    engine's round bookkeeping is asked; without it, one copy is assumed.
-    """
-    for value in vars(state).values():
-        if isinstance(value, RoundCards):
-            return value.deck.get(card, 0) - value.played[card]
-    return 1
 
 
 def round_start(events: list[Event]) -> int:
@@ -438,12 +425,10 @@ class TrickTable:
         return parts
 
     def card_grid(self, prompt: Prompt) -> ft.Control:
-        state = self.current().state
         colours = ui.SUIT_COLOURS.get(self.slug, {})
+        left = Counter(prompt.cards)
         offered = [
-            card
-            for card in prompt.cards
-            if copies_left(state, card) > self.tapped.count(str(card))
+            card for card in left if left[card] > self.tapped.count(str(card))
         ]
         rows: list[ft.Control] = []
         for suit, cards in groupby(offered, key=lambda card: card.suit):

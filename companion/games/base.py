@@ -70,7 +70,8 @@ class Prompt:
 
     ``expects`` are the event types allowed now (empty once the game is over);
     ``seats`` who plays the next trick, leader first; ``cards`` the cards that
-    may still turn up this round, once each, in suit and number order.
+    may still turn up this round, in suit and number order, a card held in
+    several copies once per copy still unplayed.
     """
 
     expects: tuple[str, ...]

@@ -46,9 +46,8 @@ class RoundCards:
     played: Counter[Card] = field(default_factory=Counter)
 
     def unplayed(self) -> tuple[Card, ...]:
-        return tuple(
-            sorted(card for card, n in self.deck.items() if self.played[card] < n)
-        )
+        """Every copy not yet played, in suit and number order."""
+        return tuple(sorted((self.deck - self.played).elements()))
 
     def check(self, cards: Iterable[Card]) -> None:
         wanted = Counter(cards)

@@ -472,7 +472,7 @@ def test_the_prompt_follows_the_round() -> None:
     prompt = result.prompt()
     assert prompt.expects == ("trick",)
     assert prompt.seats == ("Cy", "Dee", "Ann", "Ben")
-    assert len(prompt.cards) == 18  # C1-C6, F1-F6, W1-W6 once each
+    assert len(prompt.cards) == 30  # C1-C6, F1-F6, and W1-W6 three times each
     result = play([rnd(), *ROUND_ALL])
     assert result.prompt().expects == ()
 
