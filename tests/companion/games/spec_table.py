@@ -7,6 +7,7 @@ count for a list.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +53,24 @@ def make_log(
             "game": game,
             "players": players,
             "options": options or {},
+            "events": events,
+        }
+    )
+
+
+def log_json(
+    game: str,
+    players: list[str],
+    events: list[dict[str, Any]],
+    options: Any = None,
+) -> str:
+    """A log as the file would hold it, unchecked, so a bad header can be written."""
+    return json.dumps(
+        {
+            "format": "companion-log/1",
+            "game": game,
+            "players": players,
+            "options": {} if options is None else options,
             "events": events,
         }
     )

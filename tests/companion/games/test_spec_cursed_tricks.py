@@ -16,6 +16,7 @@ import pytest
 from companion.errors import LogError
 from companion.log import loads
 from companion.replay import replay
+from tests.companion.games.spec_table import assert_fragment, log_json
 
 FOUR = ["Ann", "Ben", "Cy", "Dee"]
 THREE = ["Ann", "Ben", "Cy"]
@@ -25,31 +26,11 @@ Event = dict[str, Any]
 def log_text(
     events: list[Event], players: list[str] | None = None, options: Any = None
 ) -> str:
-    return json.dumps(
-        {
-            "format": "companion-log/1",
-            "game": "cursed-tricks",
-            "players": players or FOUR,
-            "options": {} if options is None else options,
-            "events": events,
-        }
-    )
+    return log_json("cursed-tricks", players or FOUR, events, options)
 
 
 def summary_of(text: str) -> dict[str, Any]:
     return json.loads(json.dumps(replay(loads(text)).summary()))
-
-
-def assert_fragment(actual: Any, expected: Any, path: str = "") -> None:
-    """Dicts are compared key by key on the expected keys; all else exactly."""
-    if isinstance(expected, dict):
-        assert isinstance(actual, dict), path
-        for key, value in expected.items():
-            assert key in actual, f"{path}.{key} missing"
-            assert_fragment(actual[key], value, f"{path}.{key}")
-    else:
-        assert actual == expected, f"{path}: {actual!r} != {expected!r}"
-        assert type(actual) is type(expected), f"{path}: type {type(actual)}"
 
 
 def round_ev(leader: str) -> Event:
