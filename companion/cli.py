@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -44,15 +45,23 @@ def explain(result: Replay, out: TextIO) -> None:
             out.write(f"   warning: {warning.text}\n")
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
+def replay_or_say_why(path: str) -> Replay | None:
+    """The replayed log, or None after one line on standard error saying why not."""
     try:
-        result = load_and_replay(args.file)
+        return load_and_replay(path)
     except OSError as error:
-        print(f"error: event 0: cannot read {args.file}: {error.strerror}",
-              file=sys.stderr)
-        return EXIT_BAD_INPUT
+        problem = f"event 0: cannot read {path}: {error.strerror}"
+    except UnicodeDecodeError:
+        problem = f"event 0: {path} is not a text file (UTF-8)"
     except LogError as error:
-        print(f"error: {error}", file=sys.stderr)
+        problem = str(error)
+    print(f"error: {problem}", file=sys.stderr)
+    return None
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    result = replay_or_say_why(args.file)
+    if result is None:
         return EXIT_BAD_INPUT
     if args.explain:
         explain(result, sys.stdout)
@@ -110,14 +119,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     # The file is checked before the store is even opened: a bad one changes
     # nothing at all.
-    try:
-        result = load_and_replay(args.file)
-    except OSError as error:
-        print(f"error: event 0: cannot read {args.file}: {error.strerror}",
-              file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except LogError as error:
-        print(f"error: {error}", file=sys.stderr)
+    result = replay_or_say_why(args.file)
+    if result is None:
         return EXIT_BAD_INPUT
     try:
         game_id = open_store(args).import_log(result.log)
@@ -211,7 +214,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "run", None) is None:
         parser.print_help()
         return 0
-    return args.run(args)
+    try:
+        return args.run(args)
+    except BrokenPipeError:
+        # The reader went away (``companion replay --explain x | head``): not
+        # an error of ours. Point stdout at nothing so the exit flush is quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -60,3 +60,21 @@ def test_a_missing_file_is_refused() -> None:
     result = run("replay", "no/such/file.json")
     assert (result.returncode, result.stdout) == (2, "")
     assert "cannot read" in result.stderr
+
+
+def test_a_file_that_is_not_text_is_refused(tmp_path: Path) -> None:
+    binary = tmp_path / "log.json"
+    binary.write_bytes(b"\xff\xfe\x00")
+    result = run("replay", str(binary))
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.startswith("error: event 0:")
+    assert "not a text file" in result.stderr
+
+
+def test_a_reader_that_stops_early_is_no_error() -> None:
+    command = f"{sys.executable} -m companion.cli replay --explain {EXAMPLES[0]}"
+    shell = f"{command} | head -1"
+    result = subprocess.run(
+        shell, shell=True, capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert result.stderr == ""
