@@ -104,9 +104,16 @@ class Engine(ABC):
     @abstractmethod
     def start(self, players: list[str], options: dict[str, Any]) -> State: ...
 
-    @abstractmethod
+    # event type -> name of the method that applies an event of that type
+    handlers: ClassVar[dict[str, str]]
+
     def apply(self, state: State, event: Event) -> Outcome:
-        """Change ``state`` by one event, or raise a LogError and leave it alone."""
+        """Change ``state`` by one event, or raise a LogError."""
+        kind = event.get("type")
+        handler = self.handlers.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            raise unknown_event(self, event)
+        return getattr(self, handler)(state, event)
 
     @abstractmethod
     def totals(self, state: State) -> dict[str, Any]: ...

@@ -26,7 +26,6 @@ from companion.games.base import (
     need_player,
     option_error,
     reject_unknown_options,
-    unknown_event,
 )
 from companion.games.tricks import Play, RoundCards, clockwise, read_trick
 
@@ -89,6 +88,7 @@ class BlackHeartsEngine(Engine):
     slug: ClassVar[str] = "black-hearts"
     title: ClassVar[str] = "Black Hearts"
     player_counts: ClassVar[range] = range(3, 7)
+    handlers: ClassVar[dict[str, str]] = {"round": "_round", "trick": "_trick"}
     topics: ClassVar[dict[str, str]] = {
         "setup": "Cards for a round and passing",
         "gift": "The round's gift card",
@@ -228,17 +228,6 @@ class BlackHeartsEngine(Engine):
         )
 
     # ---- events
-
-    def apply(self, state: State, event: Event) -> Outcome:
-        assert isinstance(state, BlackHeartsState)
-        if state.finished:
-            raise RuleError("the game is already over")
-        kind = event.get("type")
-        if kind == "round":
-            return self._round(state, event)
-        if kind == "trick":
-            return self._trick(state, event)
-        raise unknown_event(self, event)
 
     def _round(self, state: BlackHeartsState, event: Event) -> Outcome:
         if state.in_round:

@@ -21,7 +21,6 @@ from companion.games.base import (
     need_choice,
     need_player,
     reject_unknown_options,
-    unknown_event,
 )
 
 FORTUNES: tuple[str, ...] = ("wealth", "health", "love", "fate", "luck")
@@ -78,6 +77,11 @@ class CursedEngine(Engine):
     slug: ClassVar[str] = "cursed"
     title: ClassVar[str] = "CURSED!"
     player_counts: ClassVar[range] = range(2, 7)
+    handlers: ClassVar[dict[str, str]] = {
+        "spell": "_spell",
+        "set": "_set",
+        "altar": "_altar",
+    }
     topics: ClassVar[dict[str, str]] = {
         "setup": "Setting up",
         "fortunes": "The five fortunes and their four states",
@@ -137,17 +141,6 @@ class CursedEngine(Engine):
             fortunes={name: dict.fromkeys(FORTUNES, "neutral") for name in players},
             altars=dict.fromkeys(players),
         )
-
-    def apply(self, state: State, event: Event) -> Outcome:
-        assert isinstance(state, CursedState)
-        kind = event.get("type")
-        if kind == "spell":
-            return self._spell(state, event)
-        if kind == "set":
-            return self._set(state, event)
-        if kind == "altar":
-            return self._altar(state, event)
-        raise unknown_event(self, event)
 
     def _spell(self, state: CursedState, event: Event) -> Outcome:
         caster = need_player(state, event, "caster")

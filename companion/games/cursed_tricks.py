@@ -22,7 +22,6 @@ from companion.games.base import (
     need_player,
     option_error,
     reject_unknown_options,
-    unknown_event,
 )
 from companion.games.tricks import (
     FollowWatch,
@@ -97,6 +96,7 @@ class CursedTricks(Engine):
     slug = "cursed-tricks"
     title = "Cursed Tricks"
     player_counts = range(3, 5)
+    handlers = {"round": "_round", "trick": "_trick"}
     topics = {
         "setup": "Decks, players and dealing",
         "follow-suit": "Following suit",
@@ -252,15 +252,6 @@ class CursedTricks(Engine):
         state.watch.clear()
 
     # -- events --------------------------------------------------------------
-
-    def apply(self, state: State, event: Event) -> Outcome:
-        assert isinstance(state, CursedTricksState)
-        kind = event.get("type")
-        if kind == "round":
-            return self._round(state, event)
-        if kind == "trick":
-            return self._trick(state, event)
-        raise unknown_event(self, event)
 
     def _round(self, state: CursedTricksState, event: Event) -> Outcome:
         if state.in_round:

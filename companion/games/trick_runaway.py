@@ -26,7 +26,6 @@ from companion.games.base import (
     need_player,
     option_error,
     reject_unknown_options,
-    unknown_event,
 )
 from companion.games.tricks import (
     FollowWatch,
@@ -105,6 +104,7 @@ class TrickRunaway(Engine):
     slug = "trick-runaway"
     title = "Trick Runaway"
     player_counts = range(4, 6)
+    handlers = {"round": "_round", "trick": "_trick"}
     topics = {
         "setup": "Setting up: deck, life, Curse card, dealing",
         "follow-suit": "Following suit: two suits, clubs ONLY",
@@ -300,15 +300,6 @@ class TrickRunaway(Engine):
         return higher, "drop-by-rule"
 
     # --- events ------------------------------------------------------------
-
-    def apply(self, state: State, event: Event) -> Outcome:
-        assert isinstance(state, RunawayState)
-        kind = event.get("type")
-        if kind == "round":
-            return self._round(state, event)
-        if kind == "trick":
-            return self._trick(state, event)
-        raise unknown_event(self, event)
 
     def _round(self, state: RunawayState, event: Event) -> Outcome:
         if state.in_round:

@@ -24,7 +24,6 @@ from companion.games.base import (
     need_player,
     option_error,
     reject_unknown_options,
-    unknown_event,
 )
 from companion.games.tricks import (
     FollowWatch,
@@ -92,6 +91,12 @@ class WolfEngine(Engine):
     slug: ClassVar[str] = "wolf-x-trick"
     title: ClassVar[str] = "Wolf x Trick"
     player_counts: ClassVar[range] = range(2, 6)
+    handlers: ClassVar[dict[str, str]] = {
+        "round": "_round",
+        "trick": "_trick",
+        "pile": "_pile",
+        "end": "_end",
+    }
     topics: ClassVar[dict[str, str]] = {
         "setup": "Suits by player count, and the deal",
         "follow-suit": "Following suit",
@@ -184,19 +189,6 @@ class WolfEngine(Engine):
         return len(state.options["ranks"])
 
     # Events
-
-    def apply(self, state: State, event: Event) -> Outcome:
-        assert isinstance(state, WolfState)
-        kind = event.get("type")
-        if kind == "round":
-            return self._round(state, event)
-        if kind == "trick":
-            return self._trick(state, event)
-        if kind == "pile":
-            return self._pile(state, event)
-        if kind == "end":
-            return self._end(state)
-        raise unknown_event(self, event)
 
     def _claim_mode(self, state: WolfState, mode: str) -> None:
         if state.mode is not None and state.mode != mode:
@@ -321,7 +313,7 @@ class WolfEngine(Engine):
                 f"8s), and {state.super_counted + supers} are counted so far"
             )
 
-    def _end(self, state: WolfState) -> Outcome:
+    def _end(self, state: WolfState, event: Event) -> Outcome:
         if state.mode == TRICKS:
             raise RuleError(
                 "a game recorded trick by trick ends by itself after its last "
