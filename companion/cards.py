@@ -5,15 +5,17 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 from companion.errors import CardError
 
 _CODE = re.compile(r"([A-Z])(\d{1,2})")
 
 
-@dataclass(frozen=True, order=True)
-class Card:
+class Card(NamedTuple):
+    """A card: its suit's code and its number. A tuple, so hashing it is cheap."""
+
     suit: str
     number: int
 
@@ -21,13 +23,18 @@ class Card:
     def parse(cls, code: object) -> Card:
         if not isinstance(code, str):
             raise CardError(f"{code!r} is not a card code (like R7)")
-        match = _CODE.fullmatch(code.strip().upper())
-        if match is None:
-            raise CardError(f'"{code}" is not a card code (like R7)')
-        return cls(match.group(1), int(match.group(2)))
+        return _parse(code)
 
     def __str__(self) -> str:
         return f"{self.suit}{self.number}"
+
+
+@lru_cache(maxsize=1024)
+def _parse(code: str) -> Card:
+    match = _CODE.fullmatch(code.strip().upper())
+    if match is None:
+        raise CardError(f'"{code}" is not a card code (like R7)')
+    return Card(match.group(1), int(match.group(2)))
 
 
 Deck = Counter[Card]

@@ -27,13 +27,18 @@ class Reason:
 
     ``key`` ("<slug>.<name>" or "common.<name>") names the message so that a
     screen can show it in another language with the same ``params``; ``text``
-    is the English sentence.
+    is the English sentence, put together only when someone reads it (a replay
+    makes hundreds of reasons and most are never shown).
     """
 
     key: str
     topic: str
-    text: str
-    params: dict[str, str] = field(default_factory=dict, compare=False)
+    template: str = field(repr=False)
+    params: dict[str, str] = field(default_factory=dict, hash=False)
+
+    @property
+    def text(self) -> str:
+        return self.template.format(**self.params)
 
 
 @dataclass
@@ -133,8 +138,7 @@ class Engine(ABC):
             key, (topic, template) = f"{self.slug}.{name}", self.texts[name]
         else:
             key, (topic, template) = f"common.{name}", COMMON_TEXTS[name]
-        words = {k: str(v) for k, v in params.items()}
-        return Reason(key, topic, template.format(**words), words)
+        return Reason(key, topic, template, {k: str(v) for k, v in params.items()})
 
     def say(self, outcome: Outcome, name: str, **params: object) -> None:
         outcome.reasons.append(self.reason(name, **params))
