@@ -8,7 +8,9 @@ count for a list.
 from __future__ import annotations
 
 import json
+import subprocess
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -105,3 +107,21 @@ def check_refusal(game: str, refusal: Refusal) -> None:
 
 def ids(cases: list[Case] | list[Refusal]) -> list[str]:
     return [case.id for case in cases]
+
+
+COMPANION = Path(__file__).resolve().parents[3] / ".venv" / "bin" / "companion"
+
+
+def cli_refusal(folder: Path, log: GameLog) -> str:
+    """``companion replay`` of a bad log: exit 2, nothing out, one error line."""
+    path = folder / "bad.json"
+    path.write_text(json.dumps(log.to_dict()))
+    done = subprocess.run(
+        [str(COMPANION), "replay", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.count("\n") == 1
+    return done.stderr

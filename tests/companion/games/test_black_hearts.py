@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from companion.games.black_hearts import (
 from companion.games.tricks import clockwise
 from companion.log import GameLog
 from companion.replay import Replay, replay, start
+from tests.companion.games.spec_table import cli_refusal
 
 ROOT = Path(__file__).resolve().parents[3]
 FOUR = ["Ann", "Ben", "Cy", "Dee"]
@@ -447,19 +447,9 @@ def test_a_refused_event_leaves_the_replay_unchanged() -> None:
 
 
 def test_the_command_line_refuses_a_bad_log(tmp_path: Path) -> None:
-    path = tmp_path / "bad.json"
     log = make_log([rnd("Ben"), trick("W3", "F2", "C1", "C2")])
-    path.write_text(json.dumps(log.to_dict()))
-    done = subprocess.run(
-        [str(ROOT / ".venv/bin/companion"), "replay", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 2
-    assert done.stdout == ""
-    assert done.stderr.startswith("error: event 2: Ben holds Two o'clock")
-    assert done.stderr.count("\n") == 1
+    stderr = cli_refusal(tmp_path, log)
+    assert stderr.startswith("error: event 2: Ben holds Two o'clock")
 
 
 # ---- prompt and the examples

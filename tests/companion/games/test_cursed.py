@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from companion.errors import FormatError, LogError, RuleError
 from companion.games.cursed import ENGINE, FORTUNES, STATES, CursedState, spell_result
 from companion.log import GameLog
 from companion.replay import Replay, replay
+from tests.companion.games.spec_table import cli_refusal
 
 ROOT = Path(__file__).resolve().parents[3]
 PLAYERS = ["Ann", "Ben", "Cy"]
@@ -342,19 +342,9 @@ def test_bad_events_are_refused(
 
 
 def test_cli_refuses_a_bad_log_in_one_line(tmp_path: Path) -> None:
-    path = tmp_path / "bad.json"
     log = GameLog("cursed", PLAYERS, {}, [*OUT, spell("Ben", "Ann", "luck", "curse")])
-    path.write_text(json.dumps(log.to_dict()))
-    result = subprocess.run(
-        [str(ROOT / ".venv/bin/companion"), "replay", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 2
-    assert result.stdout == ""
-    assert result.stderr.startswith("error: event 6: Ben is out of the game")
-    assert result.stderr.count("\n") == 1
+    stderr = cli_refusal(tmp_path, log)
+    assert stderr.startswith("error: event 6: Ben is out of the game")
 
 
 def test_the_example_game_is_won_by_the_last_player_standing() -> None:

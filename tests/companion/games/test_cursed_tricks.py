@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ from companion.errors import CardError, ChoiceNeeded, FormatError, LogError, Rul
 from companion.games.cursed_tricks import ENGINE, CursedTricksState
 from companion.log import GameLog, loads
 from companion.replay import Replay, replay, start
+from tests.companion.games.spec_table import cli_refusal
 
 ROOT = Path(__file__).resolve().parents[3]
 FOUR = ["Ann", "Ben", "Cy", "Dee"]
@@ -521,19 +520,9 @@ def test_cards_may_come_back_next_round() -> None:
 
 
 def test_refusal_through_the_command_line(tmp_path: Path) -> None:
-    path = tmp_path / "bad.json"
     events = [rnd("Ann"), trick("R2 R3 R4 R5"), trick("R5 R6 R7 R8")]
-    path.write_text(json.dumps(game_log(events).to_dict()))
-    result = subprocess.run(
-        [str(ROOT / ".venv/bin/companion"), "replay", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 2
-    assert result.stdout == ""
-    assert result.stderr.startswith("error: event 3: R5 was already played")
-    assert result.stderr.count("\n") == 1
+    stderr = cli_refusal(tmp_path, game_log(events))
+    assert stderr.startswith("error: event 3: R5 was already played")
 
 
 # -- prompt -----------------------------------------------------------------------

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from companion.errors import CardError, ChoiceNeeded, FormatError, LogError, Rul
 from companion.games.trick_runaway import CLUBS, DECK, ENGINE, HAND_SIZE
 from companion.log import GameLog
 from companion.replay import Replay, replay, start
+from tests.companion.games.spec_table import cli_refusal
 
 ROOT = Path(__file__).resolve().parents[3]
 P4 = ["Ann", "Ben", "Cy", "Dee"]
@@ -633,18 +633,9 @@ def test_a_refused_event_leaves_the_replay_as_it_was() -> None:
 
 
 def test_the_command_line_refuses_a_bad_log(tmp_path: Path) -> None:
-    path = tmp_path / "bad.json"
     log = GameLog("trick-runaway", P4, {}, [rnd("Ann"), trick("H8", "H10", "C5")])
-    path.write_text(json.dumps(log.to_dict()))
-    result = subprocess.run(
-        [str(ROOT / ".venv/bin/companion"), "replay", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert (result.returncode, result.stdout) == (2, "")
-    assert result.stderr.startswith("error: event 2: this trick needs 4 cards")
-    assert result.stderr.count("\n") == 1
+    stderr = cli_refusal(tmp_path, log)
+    assert stderr.startswith("error: event 2: this trick needs 4 cards")
 
 
 # Must-follow warnings

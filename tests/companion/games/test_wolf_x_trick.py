@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from companion.errors import CardError, FormatError, LogError, RuleError
 from companion.games.wolf_x_trick import ENGINE, SUITS
 from companion.log import GameLog
 from companion.replay import Replay, replay
+from tests.companion.games.spec_table import cli_refusal
 
 ROOT = Path(__file__).resolve().parents[3]
 FOUR = ["Ann", "Ben", "Cy", "Dee"]
@@ -370,18 +370,9 @@ def test_bad_events_are_refused(
 
 
 def test_cli_refuses_a_bad_log_in_one_line(tmp_path: Path) -> None:
-    path = tmp_path / "bad.json"
     log = GameLog("wolf-x-trick", THREE, {}, [ROUND, trick("R1", "R2", "G3")])
-    path.write_text(json.dumps(log.to_dict()))
-    result = subprocess.run(
-        [str(ROOT / ".venv/bin/companion"), "replay", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 2
-    assert result.stdout == ""
-    assert result.stderr == "error: event 2: G3 is not a card of this game\n"
+    stderr = cli_refusal(tmp_path, log)
+    assert stderr == "error: event 2: G3 is not a card of this game\n"
 
 
 # The examples
