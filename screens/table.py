@@ -693,14 +693,16 @@ class TrickTable:
             head.controls.append(
                 ft.Icon(ft.Icons.PLAY_CIRCLE, size=18, tooltip=t("table.leads"))
             )
+        # On a phone the panels sit above the cards: keep them short.
+        label_size, value_size = (10, 12) if compact else (11, 13)
         pairs = [
             ft.Row(
                 [
-                    ft.Text(t(f"field.{field}"), size=11),
+                    ft.Text(t(f"field.{field}"), size=label_size),
                     ui.figure(
                         f"{field}-{name}",
                         t(f"value.{value}") if value in WORD_VALUES else value,
-                        size=13,
+                        size=value_size,
                         weight=ft.FontWeight.W_600,
                     ),
                 ],
@@ -711,9 +713,10 @@ class TrickTable:
         ]
         box = ui.panel(
             head,
-            ui.wrap(pairs, spacing=8),
+            ft.Row(pairs, wrap=True, spacing=6, run_spacing=0 if compact else 8),
             identifier=f"state-{name}",
             highlight=turn == name,
+            padding=6 if compact else 10,
         )
         if compact:
             half = ((self.app.page.width or 390) - 22) / 2

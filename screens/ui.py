@@ -178,11 +178,14 @@ def note(
 
 
 def panel(
-    *controls: ft.Control, identifier: str | None = None, highlight: bool = False
+    *controls: ft.Control,
+    identifier: str | None = None,
+    highlight: bool = False,
+    padding: int = 10,
 ) -> ft.Control:
     box = ft.Container(
         content=ft.Column(list(controls), spacing=4),
-        padding=10,
+        padding=padding,
         border_radius=12,
         border=ft.Border.all(
             3 if highlight else 1,
