@@ -49,6 +49,7 @@ class App:
             self.lang = "en"
         self.dark: bool = self.setting("theme", "light") == "dark"
         self.screen: Screen | None = None
+        self.bar: tuple[tuple[Any, ...], Screen | None, ft.Control] | None = None
         self.message: str | None = None
         self.awake = False
 
@@ -149,7 +150,7 @@ class App:
             ft.SafeArea(
                 key="root",
                 content=ft.Column(
-                    [self.top_bar(), body] if self.unlocked else [body],
+                    [self.kept_top_bar(), body] if self.unlocked else [body],
                     spacing=8,
                     expand=True,
                     scroll=ft.ScrollMode.AUTO,
@@ -158,6 +159,13 @@ class App:
             )
         ]
         self.page.update()
+
+    def kept_top_bar(self) -> ft.Control:
+        """The same bar while nothing it shows changes, so a redraw skips it."""
+        inputs = (self.lang, self.dark, self.sharing is not None, self.page.width)
+        if self.bar is None or self.bar[0] != inputs or self.bar[1] is not self.screen:
+            self.bar = (inputs, self.screen, self.top_bar())
+        return self.bar[2]
 
     def top_bar(self) -> ft.Control:
         other = "ja" if self.lang == "en" else "en"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections import Counter
 from collections.abc import Callable
 from itertools import groupby
@@ -60,6 +61,7 @@ class TrickTable:
         self.redoable = 0
         self.card_buttons: dict[str, ft.Control] = {}
         self.memo = ui.Memo()
+        self.remembered_parts: dict[tuple[Any, ...], list[ft.Control]] = {}
         self.reload()
 
     # talking to the store
@@ -309,7 +311,41 @@ class TrickTable:
 
     def entry_part(self, summary: dict[str, Any]) -> list[ft.Control]:
         t = self.app.t
-        parts: list[ft.Control] = [
+        parts: list[ft.Control] = list(
+            self.remembered("header", lambda: self.header(summary))
+        )
+        if self.editing is not None:
+            parts.append(
+                ui.panel(
+                    ft.Text(
+                        t("edit.banner", n=self.editing), weight=ft.FontWeight.BOLD
+                    ),
+                    ui.tap(t("edit.cancel"), self.cancel_edit, "cancel-edit"),
+                    identifier="edit-banner",
+                )
+            )
+        prompt = self.current().prompt()
+        if self.app.message:
+            parts.append(ui.note(self.app.message, "error", error=True))
+        over = summary["finished"] and self.editing is None
+        if over:
+            parts += ui.keyed("over", self.game_over(summary))
+        if self.choice is None:
+            parts += self.remembered("reasons", self.reasons_part)
+        if over:
+            pass  # nothing more to enter; undo and editing stay below
+        elif "trick" in prompt.expects:
+            parts += ui.keyed("trick", self.trick_entry(prompt))
+        elif "pile" in prompt.expects and (self.piles or "round" not in prompt.expects):
+            parts += ui.keyed("pile", self.pile_entry(prompt))
+        elif "round" in prompt.expects:
+            parts += ui.keyed("round", self.round_entry(summary, prompt))
+        parts += self.remembered("history", lambda: [self.history_part()])
+        return parts
+
+    def header(self, summary: dict[str, Any]) -> list[ft.Control]:
+        t = self.app.t
+        return [
             ft.Row(
                 [
                     ft.Row(
@@ -335,34 +371,6 @@ class TrickTable:
                 key="header",
             )
         ]
-        if self.editing is not None:
-            parts.append(
-                ui.panel(
-                    ft.Text(
-                        t("edit.banner", n=self.editing), weight=ft.FontWeight.BOLD
-                    ),
-                    ui.tap(t("edit.cancel"), self.cancel_edit, "cancel-edit"),
-                    identifier="edit-banner",
-                )
-            )
-        prompt = self.current().prompt()
-        if self.app.message:
-            parts.append(ui.note(self.app.message, "error", error=True))
-        over = summary["finished"] and self.editing is None
-        if over:
-            parts += ui.keyed("over", self.game_over(summary))
-        if self.choice is None:
-            parts += self.reasons_part()
-        if over:
-            pass  # nothing more to enter; undo and editing stay below
-        elif "trick" in prompt.expects:
-            parts += ui.keyed("trick", self.trick_entry(prompt))
-        elif "pile" in prompt.expects and (self.piles or "round" not in prompt.expects):
-            parts += ui.keyed("pile", self.pile_entry(prompt))
-        elif "round" in prompt.expects:
-            parts += ui.keyed("round", self.round_entry(summary, prompt))
-        parts.append(self.history_part())
-        return parts
 
     def round_label(self, summary: dict[str, Any]) -> list[ft.Control]:
         """Round number, and for Black Hearts what this round's Gift says."""
@@ -608,6 +616,34 @@ class TrickTable:
             )
         ]
 
+    def remembered(
+        self, part: str, draw: Callable[[], list[ft.Control]]
+    ) -> list[ft.Control]:
+        """A part that only the game's log, the language and the width change.
+
+        A tap inside a trick leaves these as they were: handing Flet the very
+        same controls spares comparing them on every tap.
+        """
+        inputs = (
+            part,
+            self.log_key,
+            self.redoable,
+            self.editing,
+            self.app.lang,
+            self.app.wide,
+            self.app.page.width,
+        )
+        found = self.remembered_parts.get(inputs)
+        if found is None:
+            if len(self.remembered_parts) > 30:
+                self.remembered_parts.clear()
+            found = self.remembered_parts[inputs] = draw()
+        return found
+
+    @property
+    def log_key(self) -> str:
+        return json.dumps(self.replay.log.events)
+
     def reasons_part(self) -> list[ft.Control]:
         if self.editing is not None:
             return []
@@ -750,7 +786,7 @@ class TrickTable:
                 )
             )
         if summary["rounds"]:
-            parts.append(self.rounds_table(summary))
+            parts += self.remembered("rounds", lambda: [self.rounds_table(summary)])
         return ui.keyed("board", parts)
 
     def round_scores(self, summary: dict[str, Any], index: int) -> ft.Control:
