@@ -101,32 +101,3 @@ class Home:
 
         return NewGame(self.app)  # type: ignore[return-value]
 
-
-class PastGames:
-    def __init__(self, app: App) -> None:
-        self.app = app
-
-    def build(self) -> ft.Control:
-        app, t = self.app, self.app.t
-        games = app.call(app.store.list_games) or []
-        rows: list[ft.Control] = [ui.heading(t("past.title"), 22)]
-        if not games:
-            rows.append(ft.Text(t("past.none")))
-        for info in games:
-            status = (
-                t("past.won-by", names=", ".join(info.winners) or t("past.nobody"))
-                if info.finished
-                else t("past.unfinished")
-            )
-            rows.append(
-                ui.panel(
-                    ft.Text(describe(app, info)),
-                    ft.Text(status, size=12),
-                    ui.tap(
-                        t("past.open"),
-                        lambda game_id=info.id: open_game(app, game_id),
-                        f"open-{info.id}",
-                    ),
-                )
-            )
-        return ft.Column(rows, spacing=10)
