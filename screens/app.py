@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import threading
 from collections.abc import Callable
@@ -280,6 +281,13 @@ def serve(
     if data:
         os.environ["COMPANION_DATA"] = data
     if desktop:
+        # Left to itself Flet would pip-install its desktop client on the spot.
+        if importlib.util.find_spec("flet_desktop") is None:
+            raise SystemExit(
+                "The desktop window needs the Flet desktop client: "
+                'pip install -e ".[desktop]". Or run `companion` and open the '
+                "address it prints in a browser."
+            )
         ft.run(main, assets_dir=str(ASSETS))
         return
     # The app is served, never opened: the phone beside the table connects.
