@@ -349,6 +349,12 @@ class Store:
                 return table, doc
         raise StoreError(f'There is no saved game "{game_id}".')
 
+    def _find_untrashed(self, game_id: str) -> tuple[Table, Document]:
+        table, doc = self._find(game_id)
+        if doc["deleted"]:
+            raise StoreError(f'The game "{game_id}" is in the trash; restore it first.')
+        return table, doc
+
     def _new_id_and_start(self) -> tuple[str, str]:
         """A fresh game id, and a start time later than every other game's.
 
@@ -417,11 +423,7 @@ class Store:
         """
         with self._guard.write():
             self._ensure_schema_saved()
-            table, doc = self._find(game_id)
-            if doc["deleted"]:
-                raise StoreError(
-                    f'The game "{game_id}" is in the trash; restore it first.'
-                )
+            table, doc = self._find_untrashed(game_id)
             stored = _log_of(doc)
             events, redo = change(stored.events, copy.deepcopy(doc["redo"]))
             log = stored.with_events(events)
@@ -523,11 +525,7 @@ class Store:
         """
         with self._guard.write():
             self._ensure_schema_saved()
-            table, doc = self._find(game_id)
-            if doc["deleted"]:
-                raise StoreError(
-                    f'The game "{game_id}" is in the trash; restore it first.'
-                )
+            table, doc = self._find_untrashed(game_id)
             if doc["archived"]:
                 return
             fields: dict[str, Any] = {"archived": True}
