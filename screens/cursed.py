@@ -242,17 +242,7 @@ class CursedTable:
         else:
             options = [(name, name) for name in standing]
         parts.append(
-            ui.wrap(
-                [
-                    ui.tap(
-                        label,
-                        lambda v=value: self.pick(step, v),
-                        f"{step}-{value}",
-                        primary=True,
-                    )
-                    for value, label in options
-                ]
-            )
+            ui.wrap(ui.choices(options, lambda value: self.pick(step, value), step))
         )
         return parts
 
@@ -290,15 +280,12 @@ class CursedTable:
         parts: list[ft.Control] = [
             ui.heading(t("cursed.altar-title"), 16),
             ui.wrap(
-                [
-                    ui.tap(
-                        name,
-                        lambda n=name: self.pick_altar(n),
-                        f"altar-player-{name}",
-                        primary=name == self.altar_player,
-                    )
-                    for name in self.replay.log.players
-                ]
+                ui.choices(
+                    [(name, name) for name in self.replay.log.players],
+                    self.pick_altar,
+                    "altar-player",
+                    lambda name: name == self.altar_player,
+                )
             ),
         ]
         if self.altar_player is not None:

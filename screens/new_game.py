@@ -212,15 +212,12 @@ class NewGame:
         parts.append(ui.heading(t("new.game"), 16))
         parts.append(
             ui.wrap(
-                [
-                    ui.tap(
-                        t(f"game.{slug}"),
-                        lambda slug=slug: self.pick_game(slug),
-                        f"game-{slug}",
-                        primary=slug == self.game,
-                    )
-                    for slug in SLUGS
-                ]
+                ui.choices(
+                    [(slug, t(f"game.{slug}")) for slug in SLUGS],
+                    self.pick_game,
+                    "game",
+                    lambda slug: slug == self.game,
+                )
             )
         )
         parts += self.players_part()
@@ -303,15 +300,12 @@ class NewGame:
                 primary=self.starter == RANDOM,
             )
         ]
-        buttons += [
-            ui.tap(
-                name,
-                lambda name=name: self.choose_starter(name),
-                f"start-{name}",
-                primary=self.starter == name,
-            )
-            for name in dict.fromkeys(self.players)
-        ]
+        buttons += ui.choices(
+            [(name, name) for name in dict.fromkeys(self.players)],
+            self.choose_starter,
+            "start",
+            lambda name: name == self.starter,
+        )
         return [ui.heading(t("new.starter"), 16), ui.wrap(buttons)]
 
     def options_part(self) -> list[ft.Control]:

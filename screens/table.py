@@ -62,6 +62,8 @@ class TrickTable:
         self.card_buttons: dict[str, ft.Control] = {}
         self.memo = ui.Memo()
         self.remembered_parts: dict[tuple[Any, ...], list[ft.Control]] = {}
+        self.keyed_replay: Replay | None = None
+        self.replay_key = ""
         self.reload()
 
     # talking to the store
@@ -465,15 +467,11 @@ class TrickTable:
         question = t(key, player=need.player)
         if question == key:
             question = need.message
-        buttons = [
-            ui.tap(
-                self.option_label(need, option),
-                lambda option=option: self.choose(option),
-                f"choice-{option}",
-                primary=True,
-            )
-            for option in need.options
-        ]
+        buttons = ui.choices(
+            [(option, self.option_label(need, option)) for option in need.options],
+            self.choose,
+            "choice",
+        )
         seats = self.current().prompt().seats
         played = ", ".join(
             f"{name} {code}" for name, code in zip(seats, self.tapped, strict=False)
@@ -544,15 +542,12 @@ class TrickTable:
                     primary=True,
                 )
             )
-        buttons += [
-            ui.tap(
-                name,
-                lambda name=name: self.start_round(name),
-                f"leader-{name}",
-                primary=name == self.suggested,
-            )
-            for name in self.replay.log.players
-        ]
+        buttons += ui.choices(
+            [(name, name) for name in self.replay.log.players],
+            self.start_round,
+            "leader",
+            lambda name: name == self.suggested,
+        )
         parts.append(ui.wrap(buttons))
         if "pile" in prompt.expects:
             parts.append(
@@ -565,15 +560,12 @@ class TrickTable:
         parts: list[ft.Control] = [ui.heading(t("pile.title"), 16)]
         parts.append(
             ui.wrap(
-                [
-                    ui.tap(
-                        name,
-                        lambda name=name: self.pick_pile_player(name),
-                        f"pile-player-{name}",
-                        primary=name == self.pile_player,
-                    )
-                    for name in self.replay.log.players
-                ]
+                ui.choices(
+                    [(name, name) for name in self.replay.log.players],
+                    self.pick_pile_player,
+                    "pile-player",
+                    lambda name: name == self.pile_player,
+                )
             )
         )
         for kind in (FULL, SUPER):
@@ -642,7 +634,11 @@ class TrickTable:
 
     @property
     def log_key(self) -> str:
-        return json.dumps(self.replay.log.events)
+        # Asked by every kept part on every tap: written once per replay shown.
+        if self.keyed_replay is not self.replay:
+            self.keyed_replay = self.replay
+            self.replay_key = json.dumps(self.replay.log.events)
+        return self.replay_key
 
     def reasons_part(self) -> list[ft.Control]:
         if self.editing is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -199,6 +199,24 @@ def wrap(
     controls: list[ft.Control], spacing: int = 6, key: str | None = None
 ) -> ft.Row:
     return ft.Row(controls, wrap=True, spacing=spacing, run_spacing=spacing, key=key)
+
+
+def choices(
+    options: Iterable[tuple[str, str]],
+    on_pick: Callable[[str], Any],
+    prefix: str,
+    chosen: Callable[[str], bool] = lambda _: True,
+) -> list[ft.Control]:
+    """One button per (value, label), tagged ``prefix-value``; one tap picks."""
+    return [
+        tap(
+            label,
+            lambda value=value: on_pick(value),
+            f"{prefix}-{value}",
+            primary=chosen(value),
+        )
+        for value, label in options
+    ]
 
 
 def undo_redo(

@@ -136,13 +136,15 @@ class Table:
         self.page = page
         self.server = server
 
+    first_screen = "home"  # the identifier that shows the app is up
+
     def open(self) -> Table:
         self.page.goto(self.server.url)
         self.page.wait_for_selector(
             "flt-semantics-placeholder", state="attached", timeout=60_000
         )
         self.page.locator("flt-semantics-placeholder").dispatch_event("click")
-        self.wait("home")
+        self.wait(self.first_screen)
         return self
 
     def node(self, identifier: str) -> Any:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from companion.errors import LogError
-from companion.log import GameLog
+from companion.log import GameLog, loads
 from companion.replay import replay
 
 
@@ -96,6 +96,15 @@ def assert_fragment(actual: object, expected: object, path: str = "summary") -> 
 
 def check_case(game: str, case: Case) -> None:
     assert_fragment(summary_of(game, case), case.expect)
+
+
+def assert_refused(text: str, number: int, words: list[str]) -> None:
+    """Replaying the log file ``text`` stops at event ``number``, naming ``words``."""
+    with pytest.raises(LogError) as caught:
+        replay(loads(text))
+    assert caught.value.event == number
+    for word in words:
+        assert word in caught.value.message
 
 
 def check_refusal(game: str, refusal: Refusal) -> None:
