@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import flet as ft
 
@@ -12,9 +12,8 @@ from companion.i18n import reason_text
 from companion.replay import Replay
 from screens import ui
 from screens.figures import shown
-
-if TYPE_CHECKING:
-    from screens.app import App
+from screens.reasons import last_reasons
+from screens.shell import App
 
 FORTUNES = ("wealth", "health", "love", "fate", "luck")
 STATES = ("blessed", "neutral", "cursed", "ruined")
@@ -321,7 +320,7 @@ class CursedTable:
         self.app.render()
 
     def reasons_part(self) -> list[ft.Control]:
-        return ui.last_reasons(self.app, self.replay)
+        return last_reasons(self.app, self.replay)
 
     def grid_part(self, summary: dict[str, Any]) -> list[ft.Control]:
         t = self.app.t

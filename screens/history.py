@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import flet as ft
 import flet_charts as fch
@@ -21,10 +21,8 @@ from companion.replay import Replay
 from companion.store import GameInfo, StoredGame
 from screens import ui
 from screens.figures import EMPTY, shown
-from screens.rules import reason_opener
-
-if TYPE_CHECKING:
-    from screens.app import App
+from screens.reasons import reason_opener
+from screens.shell import GAME, STATS, TABLE, App
 
 # One colour per seat, told apart in light and dark themes alike.
 LINE_COLOURS = (
@@ -111,10 +109,7 @@ class History:
         self.app.render()
 
     def open(self, game_id: str) -> None:
-        self.app.go(GameDetail(self.app, game_id, back=self.reopen))
-
-    def reopen(self) -> None:
-        self.app.go(History(self.app, self.game, self.player))
+        self.app.show(GAME, game_id=game_id)
 
     def build(self) -> ft.Control:
         app, t = self.app, self.app.t
@@ -127,7 +122,7 @@ class History:
                     ui.heading(t("history.title"), 22),
                     ui.tap(
                         t("history.stats"),
-                        lambda: app.go(Stats(app, self.game, back=self.reopen)),
+                        lambda: app.show(STATS, game=self.game),
                         "open-stats",
                         icon=ft.Icons.LEADERBOARD,
                     ),
@@ -198,10 +193,9 @@ class History:
 class GameDetail:
     """One game: round table, chart, outcome; resume, replay reasons, export."""
 
-    def __init__(self, app: App, game_id: str, back: Callable[[], None]) -> None:
+    def __init__(self, app: App, game_id: str) -> None:
         self.app = app
         self.game_id = game_id
-        self.back = back
         self.show_events = False
         # Services live as long as something holds them.
         self.services: list[Any] = []
@@ -218,9 +212,7 @@ class GameDetail:
         self.app.render()
 
     def resume(self) -> None:
-        from screens.home import open_game
-
-        open_game(self.app, self.game_id)
+        self.app.show(TABLE, game_id=self.game_id)
 
     def build(self) -> ft.Control:
         app, t = self.app, self.app.t
@@ -259,7 +251,10 @@ class GameDetail:
         ]
         parts: list[ft.Control] = [
             ui.tap(
-                t("history.back"), self.back, "history-back", icon=ft.Icons.ARROW_BACK
+                t("history.back"),
+                self.app.back,
+                "history-back",
+                icon=ft.Icons.ARROW_BACK,
             ),
             ft.Row(
                 [
@@ -590,12 +585,9 @@ def nice_step(span: float) -> int:
 class Stats:
     """Per player: games, wins, win rate, and per game average and best."""
 
-    def __init__(
-        self, app: App, game: str | None = None, back: Callable[[], None] | None = None
-    ) -> None:
+    def __init__(self, app: App, game: str | None = None) -> None:
         self.app = app
         self.game = game
-        self.back = back
 
     def pick_game(self, game: str | None) -> None:
         self.game = game
@@ -605,9 +597,10 @@ class Stats:
         app, t = self.app, self.app.t
         gathered = app.call(lambda: stats.gather(app.store, self.game))
         records = stats.player_figures(gathered.games) if gathered else []
-        back = self.back or (lambda: app.go(History(app, self.game)))
         parts: list[ft.Control] = [
-            ui.tap(t("history.back"), back, "history-back", icon=ft.Icons.ARROW_BACK),
+            ui.tap(
+                t("history.back"), app.back, "history-back", icon=ft.Icons.ARROW_BACK
+            ),
             ui.heading(t("stats.title"), 22),
             game_choices(app, self.game, self.pick_game),
             ft.Text(self.legend(), size=12),

@@ -2,41 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import flet as ft
 
 from companion.store import GameInfo
 from screens import ui
-from screens.history import History
-from screens.rules import Rules
-
-if TYPE_CHECKING:
-    from screens.app import App
+from screens.shell import HISTORY, NEW_GAME, RULES, TABLE, App
 
 
 def describe(app: App, info: GameInfo) -> str:
     when = info.started[:16].replace("T", " ")
     return f"{app.t(f'game.{info.game}')} · {', '.join(info.players)} · {when}"
-
-
-def open_game(
-    app: App, game_id: str, *, leader: str | None = None, piles: bool = False
-) -> None:
-    stored = app.call(lambda: app.store.load(game_id))
-    if stored is None:
-        app.render()
-        return
-    if stored.log.game == "cursed":
-        from screens.cursed import CursedTable
-
-        screen: ft.Control | object = CursedTable(app, game_id)
-    else:
-        from screens.table import TrickTable
-
-        screen = TrickTable(app, game_id, leader=leader, piles=piles)
-    app.keep_awake(True)
-    app.go(screen)  # type: ignore[arg-type]
 
 
 class Home:
@@ -55,7 +30,7 @@ class Home:
                     ft.Text(describe(app, latest)),
                     ui.tap(
                         t("home.resume"),
-                        lambda: open_game(app, latest.id),
+                        lambda: app.show(TABLE, game_id=latest.id),
                         "resume",
                         primary=True,
                         icon=ft.Icons.PLAY_ARROW,
@@ -65,7 +40,7 @@ class Home:
         parts.append(
             ui.tap(
                 t("home.new"),
-                lambda: app.go(self.new_game()),
+                lambda: app.show(NEW_GAME),
                 "new-game",
                 primary=not waiting,
                 icon=ft.Icons.ADD,
@@ -75,7 +50,7 @@ class Home:
         parts.append(
             ui.tap(
                 t("home.past"),
-                lambda: app.go(History(app)),
+                lambda: app.show(HISTORY),
                 "past-games",
                 icon=ft.Icons.HISTORY,
                 width=260,
@@ -84,7 +59,7 @@ class Home:
         parts.append(
             ui.tap(
                 t("home.rules"),
-                lambda: app.go(Rules(app)),
+                lambda: app.show(RULES),
                 "rules",
                 icon=ft.Icons.MENU_BOOK,
                 width=260,
@@ -95,9 +70,3 @@ class Home:
         if app.message:
             parts.append(ui.note(app.message, "error", error=True))
         return ft.Column(parts, spacing=12)
-
-    def new_game(self) -> ft.Control:
-        from screens.new_game import NewGame
-
-        return NewGame(self.app)  # type: ignore[return-value]
-

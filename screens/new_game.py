@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import flet as ft
 
@@ -14,9 +14,7 @@ from companion.games import SLUGS
 from companion.log import GameLog
 from companion.replay import start
 from screens import ui
-
-if TYPE_CHECKING:
-    from screens.app import App
+from screens.shell import TABLE, App
 
 EDITIONS = Path(__file__).resolve().parent.parent / "data" / "editions.json"
 RANDOM = "\x00random"  # never a valid name, so it cannot clash with a player
@@ -200,9 +198,7 @@ class NewGame:
         if game_id is None:
             self.refresh()
             return
-        from screens.home import open_game
-
-        open_game(app, game_id, leader=leader, piles=self.piles)
+        app.show(TABLE, game_id=game_id, leader=leader, piles=self.piles)
 
     # the form
 

@@ -1,44 +1,22 @@
 """The rules reference: search as you type, filter by game, read one entry.
 
-A reason on a game screen opens the entry it rests on through ``open_rule``;
+A reason on a game screen opens the entry it rests on (``screens.reasons``);
 Back then returns to the screen the player came from.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import flet as ft
 
 from companion import rules
 from companion.games import SLUGS
-from companion.games.base import Reason
 from screens import ui
-
-if TYPE_CHECKING:
-    from screens.app import App, Screen
+from screens.shell import App
 
 # Enough to find what was meant; a longer list only pushes the best match away.
 RESULTS = 15
 # Long bodies read better in a column no wider than a page of a book.
 READING_WIDTH = 640
-
-
-def open_rule(app: App, game: str, topic: str) -> None:
-    """Show one entry; Back returns to the screen showing now."""
-    app.go(Rules(app, game=game, shown=(game, topic), back=app.screen))
-
-
-def rule_game(reason: Reason, current: str) -> str:
-    """The game whose entry a reason rests on: its key's prefix, if a game's."""
-    prefix = reason.key.split(".", 1)[0]
-    return prefix if prefix in SLUGS else current
-
-
-def reason_opener(app: App, reason: Reason, current: str) -> ui.Handler:
-    """What tapping ``reason`` does, in a game of ``current``."""
-    game = rule_game(reason, current)
-    return lambda: open_rule(app, game, reason.topic)
 
 
 class Rules:
@@ -54,7 +32,7 @@ class Rules:
         *,
         game: str | None = None,
         shown: tuple[str, str] | None = None,
-        back: Screen | None = None,
+        back: bool = False,
     ) -> None:
         self.app = app
         self.game = game
@@ -93,10 +71,8 @@ class Rules:
         if self.shown is not None and self.from_results:
             self.shown = None
             self.app.render()
-        elif self.back is not None:
-            self.app.go(self.back)
         else:
-            self.app.home()
+            self.app.back()
 
     # drawing
 
@@ -119,7 +95,7 @@ class Rules:
     def search_part(self) -> ft.Control:
         t = self.app.t
         head: list[ft.Control] = []
-        if self.back is not None:
+        if self.back:
             head.append(self.back_button("rules.back"))
         head.append(ui.heading(t("rules.title"), 22))
         field = ui.tagged(

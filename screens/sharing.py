@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import flet as ft
 
 from companion.sharing import TableLock, lan_address, qr_png, qr_text
 from screens import ui
-
-if TYPE_CHECKING:
-    from screens.app import App
+from screens.shell import App
 
 
 @dataclass
@@ -103,19 +100,17 @@ def share_panel(app: App, sharing: Sharing) -> ft.Control:
 class SharePage:
     """The join panel on a screen of its own, with the way back."""
 
-    def __init__(self, app: App, sharing: Sharing, back: object) -> None:
+    def __init__(self, app: App, sharing: Sharing) -> None:
         self.app = app
         self.sharing = sharing
-        self.back = back
 
     def build(self) -> ft.Control:
-        back = self.back if hasattr(self.back, "build") else None
         return ft.Column(
             [
                 share_panel(self.app, self.sharing),
                 ui.tap(
                     self.app.t("share.back"),
-                    lambda: self.app.go(back) if back else self.app.home(),
+                    self.app.back,
                     "share-back",
                     icon=ft.Icons.ARROW_BACK,
                 ),

@@ -7,7 +7,7 @@ import json
 from collections import Counter
 from collections.abc import Callable
 from itertools import groupby
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import flet as ft
 
@@ -16,9 +16,8 @@ from companion.games.base import Event, Prompt
 from companion.replay import Replay, replay
 from screens import ui
 from screens.figures import player_figures, shown
-
-if TYPE_CHECKING:
-    from screens.app import App
+from screens.reasons import last_reasons
+from screens.shell import App
 
 # Choices that the log keeps per player ({NAME: choice}) rather than as one value.
 PER_PLAYER_CHOICES = {"lower"}
@@ -643,7 +642,7 @@ class TrickTable:
     def reasons_part(self) -> list[ft.Control]:
         if self.editing is not None:
             return []
-        return ui.last_reasons(self.app, self.replay)
+        return last_reasons(self.app, self.replay)
 
     def history_part(self) -> ft.Control:
         t = self.app.t

@@ -3,15 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import flet as ft
-
-from companion.i18n import reason_text
-
-if TYPE_CHECKING:
-    from companion.replay import Replay
-    from screens.app import App
 
 # Thumb-sized: the platform guidelines ask for at least 48 logical pixels.
 TOUCH = 48
@@ -309,26 +303,3 @@ def reasons_panel(
     if phone and len(lines) > PHONE_REASON_LINES:
         body = ft.Column(lines, spacing=0, height=170, scroll=ft.ScrollMode.AUTO)
     return panel(ft.Text(title, weight=ft.FontWeight.BOLD), body, identifier="reasons")
-
-
-def last_reasons(app: App, replay: Replay) -> list[ft.Control]:
-    """The reasons panel for the game's last event, or nothing before the first."""
-    from screens.rules import reason_opener
-
-    if not replay.steps:
-        return []
-    step, lang, game = replay.steps[-1], app.lang, replay.log.game
-    return [
-        reasons_panel(
-            app.t("table.what-happened", n=step.number),
-            [
-                (reason_text(r, lang), reason_opener(app, r, game))
-                for r in step.outcome.reasons
-            ],
-            [
-                (reason_text(w, lang), reason_opener(app, w, game))
-                for w in step.outcome.warnings
-            ],
-            phone=not app.wide,
-        )
-    ]

@@ -1,0 +1,46 @@
+"""Reasons on a game screen, each opening the rules entry it rests on."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.games import SLUGS
+from companion.games.base import Reason
+from companion.i18n import reason_text
+from companion.replay import Replay
+from screens import ui
+from screens.shell import RULES, App
+
+
+def rule_game(reason: Reason, current: str) -> str:
+    """The game whose entry a reason rests on: its key's prefix, if a game's."""
+    prefix = reason.key.split(".", 1)[0]
+    return prefix if prefix in SLUGS else current
+
+
+def reason_opener(app: App, reason: Reason, current: str) -> ui.Handler:
+    """What tapping ``reason`` does, in a game of ``current``: its entry opens,
+    and Back returns here."""
+    game = rule_game(reason, current)
+    return lambda: app.show(RULES, game=game, shown=(game, reason.topic), back=True)
+
+
+def last_reasons(app: App, replay: Replay) -> list[ft.Control]:
+    """The reasons panel for the game's last event, or nothing before the first."""
+    if not replay.steps:
+        return []
+    step, lang, game = replay.steps[-1], app.lang, replay.log.game
+    return [
+        ui.reasons_panel(
+            app.t("table.what-happened", n=step.number),
+            [
+                (reason_text(r, lang), reason_opener(app, r, game))
+                for r in step.outcome.reasons
+            ],
+            [
+                (reason_text(w, lang), reason_opener(app, w, game))
+                for w in step.outcome.warnings
+            ],
+            phone=not app.wide,
+        )
+    ]

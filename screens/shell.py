@@ -1,0 +1,288 @@
+"""What a screen is, and the App every screen talks to.
+
+Screens import this module, never each other: they move between screens by
+naming a route (``app.show(TABLE, game_id=...)``); the table of routes to
+screen factories is handed to the App by ``screens.app``, the one module that
+knows every screen.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+import flet as ft
+
+from companion.errors import CompanionError, LogError
+from companion.i18n import LANGUAGES, text
+from companion.store import Store
+from screens import ui
+
+T = TypeVar("T")
+ASSETS = Path(__file__).resolve().parent / "assets"
+# Served with the app: with no CDN the browser has no Japanese glyphs of its own.
+JAPANESE_FONT = "IPAexGothic"
+TABLE_TOPIC = "table"
+# Back goes this many screens deep at most; older ones are let go.
+MAX_BACK = 20
+
+# Routes: the screens one can go to, by name.
+HOME = "home"
+NEW_GAME = "new-game"
+TABLE = "table"
+HISTORY = "history"
+GAME = "game"
+STATS = "stats"
+RULES = "rules"
+SHARE = "share"
+CODE_ENTRY = "code-entry"
+
+
+class Screen(Protocol):
+    def build(self) -> ft.Control: ...
+
+
+# A route's factory: the App and the route's parameters give the screen.
+Factory = Callable[..., Screen]
+
+
+class App:
+    """The state of one session: which screen is up, in which language and theme."""
+
+    def __init__(
+        self,
+        page: ft.Page,
+        store: Store,
+        lock: threading.RLock,
+        routes: dict[str, Factory],
+        *,
+        shared: bool = False,
+    ) -> None:
+        self.page = page
+        self.store = store
+        self.lock = lock
+        self.routes = routes
+        self.shared = shared
+        # Shared on the network, a device sees nothing before it gives the code.
+        self.unlocked = not shared
+        self.lang: str = self.setting("lang", "en")
+        if self.lang not in LANGUAGES:
+            self.lang = "en"
+        self.dark: bool = self.setting("theme", "light") == "dark"
+        self.screen: Screen | None = None
+        self.behind: list[Screen] = []
+        self.bar: tuple[tuple[Any, ...], Screen | None, ft.Control] | None = None
+        self.message: str | None = None
+        self.awake = False
+
+    # words and settings
+
+    def t(self, key: str, **params: object) -> str:
+        return text(key, self.lang, **params)
+
+    def setting(self, key: str, default: Any) -> Any:
+        try:
+            with self.lock:
+                return self.store.get_setting(key, default)
+        except CompanionError:
+            return default
+
+    def call(self, action: Callable[[], T]) -> T | None:
+        """Run a store action; on a refusal show its message and return None."""
+        try:
+            with self.lock:
+                before = self.store.generation
+                result = action()
+                wrote = self.store.generation != before
+        except CompanionError as error:
+            self.fail(error)
+            return None
+        if wrote:
+            self.tell_others()
+        return result
+
+    # every device at the table
+
+    def tell_others(self) -> None:
+        """Other devices showing this table redraw from the store."""
+        self.page.pubsub.send_others_on_topic(TABLE_TOPIC, self.store.generation)
+
+    def follow_others(self) -> None:
+        self.page.pubsub.subscribe_topic(TABLE_TOPIC, self.others_changed)
+
+    def others_changed(self, _topic: str, _generation: object) -> None:
+        if not self.unlocked or self.screen is None:
+            return
+        with self.lock:
+            reload_if_it_can(self.screen)
+            self.render()
+
+    def stale(self, game_id: str, shown: Any) -> bool:
+        """Whether the stored game moved on since the replay ``shown``."""
+        with self.lock:
+            return self.store.load(game_id).log.events != shown.log.events
+
+    def fail(self, error: CompanionError | str) -> None:
+        if isinstance(error, LogError) and not error.event:
+            # The header (event 0) is the form the players just filled in.
+            self.message = error.message
+        else:
+            self.message = str(error)
+
+    @property
+    def wide(self) -> bool:
+        return (self.page.width or 0) >= ui.WIDE
+
+    # navigation
+
+    def show(self, route: str, **params: Any) -> None:
+        """Open the screen of ``route``; Back returns to the one showing now."""
+        try:
+            screen = self.routes[route](self, **params)
+        except CompanionError as error:
+            # The game could not be read: say so where the player is.
+            self.fail(error)
+            self.render()
+            return
+        if self.screen is not None:
+            self.behind = [*self.behind, self.screen][-MAX_BACK:]
+        self._put(screen)
+
+    def back(self) -> None:
+        """Return to the screen before this one (Home when there is none)."""
+        if not self.behind:
+            self.home()
+            return
+        screen = self.behind.pop()
+        reload_if_it_can(screen)
+        self._put(screen)
+
+    def home(self) -> None:
+        self.keep_awake(False)
+        self.behind = []
+        self._put(self.routes[HOME](self))
+
+    def open_table(self) -> None:
+        """This device gave the table code: the table opens."""
+        self.unlocked = True
+        self.home()
+
+    def _put(self, screen: Screen) -> None:
+        self.message = None
+        if not self.unlocked:
+            screen = self.routes[CODE_ENTRY](self)
+        self.screen = screen
+        self.render()
+
+    def render(self) -> None:
+        assert self.screen is not None
+        self.page.theme_mode = ft.ThemeMode.DARK if self.dark else ft.ThemeMode.LIGHT
+        # Roboto lacks arrows and ticks the reasons use; the served font has them.
+        font = JAPANESE_FONT
+        self.page.theme = ft.Theme(
+            color_scheme_seed=ft.Colors.DEEP_PURPLE, font_family=font
+        )
+        self.page.dark_theme = ft.Theme(
+            color_scheme_seed=ft.Colors.DEEP_PURPLE, font_family=font
+        )
+        body = self.screen.build()
+        # A stable key lets Flet diff the rebuilt tree against the one on
+        # screen, so a tap sends a small patch and the controls keep their ids.
+        self.page.controls = [
+            ft.SafeArea(
+                key="root",
+                content=ft.Column(
+                    [self.kept_top_bar(), body] if self.unlocked else [body],
+                    spacing=8,
+                    expand=True,
+                    scroll=ft.ScrollMode.AUTO,
+                ),
+                expand=True,
+            )
+        ]
+        self.page.update()
+
+    def kept_top_bar(self) -> ft.Control:
+        """The same bar while nothing it shows changes, so a redraw skips it."""
+        inputs = (self.lang, self.dark, self.shared, self.page.width)
+        if self.bar is None or self.bar[0] != inputs or self.bar[1] is not self.screen:
+            self.bar = (inputs, self.screen, self.top_bar())
+        return self.bar[2]
+
+    def top_bar(self) -> ft.Control:
+        other = "ja" if self.lang == "en" else "en"
+        return ft.Row(
+            [
+                ui.tap(self.t("home"), self.home, "home", icon=ft.Icons.HOME),
+                ft.Row(
+                    [
+                        *self.share_button(),
+                        ui.tap(
+                            ft.Text(self.t(f"lang.{other}"), font_family=JAPANESE_FONT),
+                            self.switch_language,
+                            "lang",
+                        ),
+                        ui.tap(
+                            self.t("theme.light" if self.dark else "theme.dark"),
+                            self.switch_theme,
+                            "theme",
+                            icon=ft.Icons.LIGHT_MODE
+                            if self.dark
+                            else ft.Icons.DARK_MODE,
+                        ),
+                    ],
+                    spacing=6,
+                ),
+            ],
+            alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+        )
+
+    def share_button(self) -> list[ft.Control]:
+        if not self.shared or not self.unlocked:
+            return []
+        return [
+            ui.icon_tap(
+                ft.Icons.QR_CODE,
+                self.t("share.show"),
+                lambda: self.show(SHARE),
+                "share-open",
+            )
+        ]
+
+    def switch_language(self) -> None:
+        self.lang = "ja" if self.lang == "en" else "en"
+        self.call(lambda: self.store.set_setting("lang", self.lang))
+        self.render()
+
+    def switch_theme(self) -> None:
+        self.dark = not self.dark
+        self.call(
+            lambda: self.store.set_setting("theme", "dark" if self.dark else "light")
+        )
+        self.render()
+
+    def keep_awake(self, on: bool) -> None:
+        """Keep the screen lit during a game where the platform lets us."""
+        if on == self.awake or self.page.web:
+            # Browsers only grant a wake lock on a user gesture, and the plugin
+            # has no web side; the table's own screen settings apply there.
+            return
+        self.awake = on
+        lock = ft.Wakelock()
+
+        async def switch() -> None:
+            try:
+                await (lock.enable() if on else lock.disable())
+            except Exception:  # noqa: BLE001 - a missing plugin must not stop play
+                self.awake = False
+
+        self.page.run_task(switch)
+
+
+def reload_if_it_can(screen: Screen) -> None:
+    """Bring a screen that shows stored data up to date with the store."""
+    reload = getattr(screen, "reload", None)
+    if callable(reload):
+        reload()

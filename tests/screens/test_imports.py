@@ -1,0 +1,73 @@
+"""The screens import one another only downwards: the app knows every screen,
+a screen knows the shell and the shared widgets, never another screen."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SCREENS = Path(__file__).resolve().parents[2] / "screens"
+# Modules every screen may use; none of them imports a screen.
+SHARED = {"screens.shell", "screens.ui", "screens.figures", "screens.reasons"}
+ENTRY = "screens.app"
+
+
+def modules() -> dict[str, ast.Module]:
+    return {
+        f"screens.{path.stem}": ast.parse(path.read_text(encoding="utf-8"))
+        for path in sorted(SCREENS.glob("*.py"))
+        if path.stem != "__init__"
+    }
+
+
+def imported(tree: ast.Module) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module == "screens":
+                found |= {f"screens.{alias.name}" for alias in node.names}
+            else:
+                found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+    return {name for name in found if name.startswith("screens.")}
+
+
+def test_no_screen_imports_another() -> None:
+    trees = modules()
+    for name, tree in trees.items():
+        if name == ENTRY:
+            continue
+        allowed = SHARED if name not in SHARED else SHARED - {name}
+        others = imported(tree) - allowed
+        assert not others, f"{name} imports {sorted(others)}"
+
+
+def test_no_import_cycle() -> None:
+    graph = {name: imported(tree) for name, tree in modules().items()}
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, " -> ".join((*path, name))
+        if name in done:
+            return
+        for target in graph.get(name, ()):
+            visit(target, (*path, name))
+        done.add(name)
+
+    for name in graph:
+        visit(name, ())
+
+
+def test_imports_at_the_top_only() -> None:
+    for name, tree in modules().items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.If):
+                inner = [
+                    child
+                    for child in ast.walk(node)
+                    if isinstance(child, ast.Import | ast.ImportFrom)
+                ]
+                assert not inner, f"{name}:{inner[0].lineno} imports inside a block"
+        source = (SCREENS / f"{name.split('.')[1]}.py").read_text(encoding="utf-8")
+        assert "type: ignore" not in source, name
