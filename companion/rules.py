@@ -87,6 +87,9 @@ PHRASE_SHARE = 0.5
 COVERAGE_POWER = 2.0
 # Q&A entries repeat their topic's words; on a near tie the topic comes first.
 TOPIC_PREFERENCE = 1.1
+# An entry whose title asks the question itself: its share of the question's
+# words in the title adds up to this much.
+TITLE_COVER_BONUS = 0.5
 
 
 @dataclass(frozen=True)
@@ -179,7 +182,7 @@ _STOPWORDS = frozenset(
         "whom", "which", "with", "at", "by", "from", "there", "then", "than", "as",
         "so",
         "should", "would", "will", "shall", "im", "get", "gets", "got", "happen",
-        "happens", "happened", "about", "rule", "rules",
+        "happens", "happened", "about", "rule", "rules", "many", "much",
     }
 )
 _IRREGULAR = {
@@ -509,7 +512,7 @@ def _read(query: str, lang: str, game: str | None) -> _Question:
 
 def _score(doc: _Doc, question: _Question, index: _Index) -> tuple[float, set[str]]:
     score = 0.0
-    covered = total = 0.0
+    covered = total = in_title = 0.0
     matched: set[str] = set()
     earned: dict[str, float] = {}
     for group in question.groups:
@@ -526,12 +529,15 @@ def _score(doc: _Doc, question: _Question, index: _Index) -> tuple[float, set[st
         if best:
             score += best
             covered += strongest
+            if any(t in doc.fields["title"] for t in group):
+                in_title += strongest
     if score == 0.0:
         return 0.0, matched
     for phrase in doc.phrases:
         if _contains(question.sequence, phrase):
             score += PHRASE_SHARE * sum(earned.get(t, 0.0) for t in set(phrase))
     score *= (covered / total) ** COVERAGE_POWER
+    score *= 1 + TITLE_COVER_BONUS * in_title / total
     if not _is_question(doc.entry):
         score *= TOPIC_PREFERENCE
     return score, matched

@@ -184,7 +184,8 @@ def test_each_game_answers_the_spec_rulings(slug: str) -> None:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_entries_are_well_formed(lang: str, slug: str) -> None:
     for raw in _raw(lang, slug):
-        assert set(raw) == {"id", "title", "body", "keywords"}, raw
+        assert {"id", "title", "answer", "body", "keywords"} <= set(raw), raw
+        assert set(raw) <= {"id", "title", "answer", "body", "keywords", "app"}, raw
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", str(raw["id"]))
         assert str(raw["title"]).strip() and str(raw["body"]).strip(), raw["id"]
         keywords = raw["keywords"]
@@ -291,13 +292,15 @@ def test_cli_prints_the_best_matches(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["rules", "second", "suit"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert 1 <= len(lines) <= 5
-    assert lines[0] == "trick-runaway\tFollowing suit: the second suit"
+    game, title, answer = lines[0].split("\t")
+    assert (game, title) == ("trick-runaway", "Following suit: the second suit")
+    assert answer == rules.entry("trick-runaway", "follow-suit").answer
 
 
 def test_cli_in_japanese_for_one_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "--lang", "ja", "--game", "cursed", "二重の呪い"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "cursed\t二重の呪い"
+    assert lines[0].startswith("cursed\t二重の呪い\t")
     assert all(line.startswith("cursed\t") for line in lines)
 
 
