@@ -45,14 +45,27 @@ _GAME_NAMES: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "ja": {
         "cursed-tricks": (
-            "カーストリックス", "カースドトリック", "カースドトリックス", "呪術トリック",
+            "カーストリックス",
+            "カースドトリック",
+            "カースドトリックス",
+            "呪術トリック",
             "呪いのトリック",
         ),
-        "trick-runaway": ("トリック・ランナウェイ", "トリックランナウェイ", "ランナウェイ"),
+        "trick-runaway": (
+            "トリック・ランナウェイ",
+            "トリックランナウェイ",
+            "ランナウェイ",
+        ),
         "cursed": ("CURSED!", "カースド"),
         "wolf-x-trick": (
-            "ウルフ×トリック", "オオカミ×トリック", "オオカミトリック", "ウルフトリック",
-            "人狼", "オオカミ", "おおかみ", "狼",
+            "ウルフ×トリック",
+            "オオカミ×トリック",
+            "オオカミトリック",
+            "ウルフトリック",
+            "人狼",
+            "オオカミ",
+            "おおかみ",
+            "狼",
         ),
         "black-hearts": ("ブラックハーツ", "ブラックハート"),
     },
@@ -482,7 +495,9 @@ class _Question:
     sequence: list[str]
 
 
-def _groups(index: _Index, words: Iterable[str], trust: float) -> list[dict[str, float]]:
+def _groups(
+    index: _Index, words: Iterable[str], trust: float
+) -> list[dict[str, float]]:
     groups: list[dict[str, float]] = []
     for word in words:
         if word in index.idf:
@@ -520,7 +535,9 @@ def _score(doc: _Doc, question: _Question, index: _Index) -> tuple[float, set[st
         strongest = max(index.idf[t] * trust for t, trust in group.items())
         total += strongest
         for term, trust in group.items():
-            weight = sum(w for name, w in doc.weights.items() if term in doc.fields[name])
+            weight = sum(
+                w for name, w in doc.weights.items() if term in doc.fields[name]
+            )
             if weight:
                 matched.add(term)
                 value = weight * trust * index.idf[term]
@@ -561,7 +578,8 @@ def find(
             continue
         score, matched = _score(doc, question, index)
         if score > 0:
-            scored.append((score, position, Match(doc.entry, score, frozenset(matched))))
+            found = Match(doc.entry, score, frozenset(matched))
+            scored.append((score, position, found))
     scored.sort(key=lambda item: (-item[0], item[1]))
     return [match for _, _, match in scored[:limit]]
 
@@ -590,7 +608,9 @@ def highlight(text: str, terms: Iterable[str]) -> list[tuple[str, bool]]:
         found = tokens(word.group(0))
         if found and found[0] in wanted:
             marked[word.start() : word.end()] = [True] * (word.end() - word.start())
-    units = [(i, _normalise(c)) for i, c in enumerate(text) if _CJK.match(_normalise(c))]
+    units = [
+        (i, unit) for i, c in enumerate(text) if _CJK.match(unit := _normalise(c))
+    ]
     for (i, a), (j, b) in zip(units, units[1:], strict=False):
         if j == i + 1 and a + b in wanted:
             marked[i] = marked[j] = True
