@@ -608,12 +608,13 @@ def highlight(text: str, terms: Iterable[str]) -> list[tuple[str, bool]]:
         found = tokens(word.group(0))
         if found and found[0] in wanted:
             marked[word.start() : word.end()] = [True] * (word.end() - word.start())
-    units = [
-        (i, unit) for i, c in enumerate(text) if _CJK.match(unit := _normalise(c))
-    ]
-    for (i, a), (j, b) in zip(units, units[1:], strict=False):
-        if j == i + 1 and a + b in wanted:
-            marked[i] = marked[j] = True
+    # Normalised character by character so positions still match ``text``.
+    flat = "".join(n if len(n := _normalise(c)) == 1 else c for c in text)
+    for run in _JA_RUN.finditer(flat):
+        units = list(_JA_UNIT.finditer(flat, run.start(), run.end()))
+        for a, b in zip(units, units[1:], strict=False):
+            if a.group(0) + b.group(0) in wanted:
+                marked[a.start() : b.end()] = [True] * (b.end() - a.start())
     pieces: list[tuple[str, bool]] = []
     for char, on in zip(text, marked, strict=True):
         if pieces and pieces[-1][1] == on:

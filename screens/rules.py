@@ -209,7 +209,7 @@ class Rules:
                                 weight=ft.FontWeight.W_500,
                             ),
                             ui.tagged(
-                                f"rule-answer-{entry.game}-{entry.id}",
+                                f"answer-{entry.game}-{entry.id}",
                                 marked(entry.answer, match.terms, size=13),
                             ),
                         ],
@@ -255,7 +255,6 @@ class Rules:
                     entry.answer,
                     size=17,
                     weight=ft.FontWeight.W_600,
-                    selectable=True,
                 ),
                 ui.figure("rule-body", entry.body, size=16, selectable=True),
             ],
