@@ -477,10 +477,12 @@ def _widen(text: str, lang: str) -> list[str]:
     """The reference's words for the players' words found in ``text``."""
     words: list[str] = []
     for said, meant in synonyms(lang).items():
+        # English words count whole ("lose", not "close"); Japanese has no spaces.
         if said.isascii():
-            hit = re.search(rf"(?<![a-z0-9]){re.escape(said)}(?![a-z0-9])", text)
+            whole = rf"(?<![a-z0-9]){re.escape(said)}(?![a-z0-9])"
+            hit = re.search(whole, text) is not None
         else:
-            hit = said in text  # type: ignore[assignment]
+            hit = said in text
         if hit:
             words += tokens(meant)
     return words
