@@ -332,8 +332,20 @@ class _Doc:
 class _Index:
     docs: list[_Doc]
     idf: dict[str, float]
-    near: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    # Terms by their one-letter deletions, for typos; built at the first typo
+    # so a question spelt right (and a one-shot command) never pays for it.
+    _near: dict[str, set[str]] | None = None
     fuzzy_cache: dict[str, list[str]] = field(default_factory=dict)
+
+    def near(self) -> dict[str, set[str]]:
+        if self._near is None:
+            self._near = defaultdict(set)
+            for term in self.idf:
+                if _typo_limit(term):
+                    self._near[term].add(term)
+                    for variant in _deletions(term):
+                        self._near[variant].add(term)
+        return self._near
 
     def similar(self, token: str) -> list[str]:
         """Indexed terms one or two slips away from ``token``, closest first."""
@@ -344,7 +356,7 @@ class _Index:
         if limit:
             candidates: set[str] = set()
             for variant in _deletions(token) | {token}:
-                candidates |= self.near.get(variant, set())
+                candidates |= self.near().get(variant, set())
             near = ((_distance(token, c, limit), c) for c in candidates)
             found = [c for d, c in sorted(near) if d <= limit]
         # Queries are typed by hand; a bound keeps a long-running app's memory flat.
@@ -393,13 +405,7 @@ def _index(lang: str) -> _Index:
             df[term] += 1
     n = len(docs)
     idf = {term: math.log(1 + n / count) for term, count in df.items()}
-    index = _Index(docs, idf)
-    for term in idf:
-        if _typo_limit(term):
-            index.near[term].add(term)
-            for variant in _deletions(term):
-                index.near[variant].add(term)
-    return index
+    return _Index(docs, idf)
 
 
 def _contains(sequence: list[str], phrase: tuple[str, ...]) -> bool:
