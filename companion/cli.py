@@ -7,15 +7,14 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from companion.errors import LogError, StoreError
-from companion.games import SLUGS
-from companion.log import dumps, loads
-from companion.paths import data_dir
-from companion.replay import Replay, replay
-from companion.stats import write_round_scores
-from companion.store import Store
+from companion.rules import slugs
+
+if TYPE_CHECKING:
+    from companion.replay import Replay
+    from companion.store import Store
 
 EXIT_BAD_INPUT = 2
 LOCAL_ONLY = "127.0.0.1"
@@ -29,6 +28,9 @@ def _read_source(path: str) -> str:
 
 
 def load_and_replay(path: str) -> Replay:
+    from companion.log import loads
+    from companion.replay import replay
+
     return replay(loads(_read_source(path)))
 
 
@@ -85,6 +87,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def open_store(args: argparse.Namespace) -> Store:
+    # Imported here so ``companion rules`` starts without the store.
+    from companion.paths import data_dir
+    from companion.store import Store
+
     store = Store(data_dir(getattr(args, "data", None)))
     for warning in store.warnings():
         print(f"warning: {warning}", file=sys.stderr)
@@ -107,8 +113,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         store = open_store(args)
         if args.csv:
+            from companion.stats import write_round_scores
+
             write_round_scores(store.replay(args.id), sys.stdout)
         else:
+            from companion.log import dumps
+
             print(dumps(store.load(args.id).log))
     except (StoreError, LogError) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -146,7 +156,12 @@ def cmd_rules(args: argparse.Namespace) -> int:
     from companion.rules import print_matches
 
     return print_matches(
-        " ".join(args.query), args.lang, args.game, sys.stdout, sys.stderr
+        " ".join(args.query),
+        args.lang,
+        args.game,
+        sys.stdout,
+        sys.stderr,
+        as_json=args.json,
     )
 
 
@@ -203,7 +218,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="search the rules reference")
     p.add_argument("query", nargs="+", help="words to look for, e.g. second suit")
     p.add_argument("--lang", choices=("en", "ja"), default="en", help="language")
-    p.add_argument("--game", choices=SLUGS, help="search one game only (its slug)")
+    p.add_argument("--game", choices=slugs(), help="search one game only (its slug)")
+    p.add_argument(
+        "--json", action="store_true", help="print the matches as a JSON list"
+    )
     p.set_defaults(run=cmd_rules)
     return parser
 

@@ -1,8 +1,11 @@
 """The rules reference: short entries per game, and an offline search over them.
 
-Entries live in ``data/rules/<lang>/<slug>.json``. Search is meant for words a
-player types mid-game, so it forgives word forms, small typos, and Japanese
-written without spaces (matched by character pairs).
+Entries live in ``data/rules/<lang>/<slug>.json``; each opens with a one-line
+``answer`` a player can act on, then the detail, then (``app``) how the app
+records it. Search is meant for words a player types mid-game, so it forgives
+word forms, small typos, and Japanese written without spaces (matched by
+character pairs). A game named in the question narrows the search to that
+game, and players' own words are widened through ``synonyms.json``.
 """
 
 from __future__ import annotations
@@ -18,38 +21,88 @@ from functools import cache
 from pathlib import Path
 from typing import TextIO
 
-from companion.games import SLUGS
-
 LANGUAGES = ("en", "ja")
 RULES = Path(__file__).resolve().parent.parent / "data" / "rules"
 
-# Game names count a little, so "black hearts tie" leans to that game's entries.
-GAME_NAMES: dict[str, dict[str, str]] = {
+# Every name a player may call a game by, in either language; the first of
+# each language is the title shown. Searching accepts the names of both
+# languages, so "Black Hearts" typed in the Japanese reference still counts.
+# A bare "cursed" is a word of every game (a cursed player, a cursed
+# fortune), so CURSED! is only recognised as a game with its bang, written in
+# capitals inside a question that is not all capitals, or as "cursed game".
+_GAME_NAMES: dict[str, dict[str, tuple[str, ...]]] = {
     "en": {
-        "cursed-tricks": "Cursed Tricks",
-        "trick-runaway": "Trick Runaway",
-        "cursed": "CURSED!",
-        "wolf-x-trick": "Wolf x Trick",
-        "black-hearts": "Black Hearts",
+        "cursed-tricks": ("Cursed Tricks", "cursed trick", "cursedtricks"),
+        "trick-runaway": (
+            "Trick Runaway", "trick run away", "trickrunaway", "runaway", "run away",
+        ),
+        "cursed": ("CURSED!", "cursed game", "the cursed game"),
+        "wolf-x-trick": (
+            "Wolf x Trick", "wolf × trick", "wolfxtrick", "wolf trick", "werewolf",
+            "wolf",
+        ),
+        "black-hearts": ("Black Hearts", "black heart", "blackhearts"),
     },
     "ja": {
-        "cursed-tricks": "カースドトリック 呪いのトリック",
-        "trick-runaway": "トリックランナウェイ",
-        "cursed": "カースド",
-        "wolf-x-trick": "オオカミ×トリック",
-        "black-hearts": "ブラックハーツ",
+        "cursed-tricks": (
+            "カーストリックス",
+            "カースドトリック",
+            "カースドトリックス",
+            "呪術トリック",
+            "呪いのトリック",
+        ),
+        "trick-runaway": (
+            "トリック・ランナウェイ",
+            "トリックランナウェイ",
+            "ランナウェイ",
+        ),
+        "cursed": ("CURSED!", "カースド"),
+        "wolf-x-trick": (
+            "ウルフ×トリック",
+            "オオカミ×トリック",
+            "オオカミトリック",
+            "ウルフトリック",
+            "人狼",
+            "オオカミ",
+            "おおかみ",
+            "狼",
+        ),
+        "black-hearts": ("ブラックハーツ", "ブラックハート"),
     },
 }
 
+
+def game_names(lang: str) -> dict[str, tuple[str, ...]]:
+    """Each game's names in ``lang`` by slug, its display title first."""
+    _check_lang(lang)
+    return _GAME_NAMES[lang]
+
+
+def slugs() -> tuple[str, ...]:
+    """The games the reference covers, in the order they are listed."""
+    return tuple(_GAME_NAMES["en"])
+
+
 TITLE_WEIGHT = 3.0
+ANSWER_WEIGHT = 2.5
 KEYWORD_WEIGHT = 3.0
+# A Q&A's keywords repeat its topic's words; they count less than a topic's.
+QUESTION_KEYWORD_WEIGHT = 1.5
 BODY_WEIGHT = 1.0
-GAME_WEIGHT = 0.5
+APP_WEIGHT = 0.5
 FUZZY_FACTOR = 0.7
-# A keyword or title whose every word appears, in order, in the query.
-PHRASE_BONUS = 2.5
+# A player's word widened through the synonym table is trusted a little less.
+SYNONYM_TRUST = 0.8
+# A keyword or title whose every word appears, in order, in the query adds
+# this share of what its words already earned: it never outweighs them.
+PHRASE_SHARE = 0.5
+# Covering every word of the question matters more than repeating one of them.
+COVERAGE_POWER = 2.0
 # Q&A entries repeat their topic's words; on a near tie the topic comes first.
-TOPIC_PREFERENCE = 1.03
+TOPIC_PREFERENCE = 1.1
+# An entry whose title asks the question itself: its share of the question's
+# words in the title adds up to this much.
+TITLE_COVER_BONUS = 0.5
 
 
 @dataclass(frozen=True)
@@ -57,8 +110,20 @@ class Entry:
     game: str
     id: str
     title: str
+    answer: str
     body: str
     keywords: tuple[str, ...] = ()
+    # How the app records this, kept apart from the rule itself.
+    app: str = ""
+
+
+@dataclass(frozen=True)
+class Match:
+    """One result: the entry, how well it fits, and the index terms it matched."""
+
+    entry: Entry
+    score: float
+    terms: frozenset[str]
 
 
 class UnknownLanguage(ValueError):
@@ -81,7 +146,7 @@ def load(lang: str = "en") -> list[Entry]:
 def _load(lang: str) -> tuple[Entry, ...]:
     _check_lang(lang)
     entries: list[Entry] = []
-    for slug in SLUGS:
+    for slug in slugs():
         path = RULES / lang / f"{slug}.json"
         for raw in json.loads(path.read_text(encoding="utf-8")):
             entries.append(
@@ -89,8 +154,10 @@ def _load(lang: str) -> tuple[Entry, ...]:
                     game=slug,
                     id=raw["id"],
                     title=raw["title"],
+                    answer=raw["answer"],
                     body=raw["body"],
                     keywords=tuple(raw.get("keywords", ())),
+                    app=raw.get("app", ""),
                 )
             )
     return tuple(entries)
@@ -109,6 +176,15 @@ def entry(game: str, topic_id: str, lang: str = "en") -> Entry:
     return found
 
 
+@cache
+def synonyms(lang: str) -> dict[str, str]:
+    """Players' words (normalised) and the reference's words they stand for."""
+    _check_lang(lang)
+    path = RULES / lang / "synonyms.json"
+    raw: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return {_normalise(k): v for k, v in raw.items() if not k.startswith("_")}
+
+
 # --- Tokenising --------------------------------------------------------------
 
 _STOPWORDS = frozenset(
@@ -119,7 +195,7 @@ _STOPWORDS = frozenset(
         "whom", "which", "with", "at", "by", "from", "there", "then", "than", "as",
         "so",
         "should", "would", "will", "shall", "im", "get", "gets", "got", "happen",
-        "happens", "happened", "about", "rule", "rules",
+        "happens", "happened", "about", "rule", "rules", "many", "much",
     }
 )
 _IRREGULAR = {
@@ -248,15 +324,28 @@ def _deletions(token: str) -> set[str]:
 class _Doc:
     entry: Entry
     fields: dict[str, set[str]]
-    phrases: list[tuple[tuple[str, ...], float]]
+    phrases: list[tuple[str, ...]]
+    weights: dict[str, float]
 
 
 @dataclass
 class _Index:
     docs: list[_Doc]
     idf: dict[str, float]
-    near: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    # Terms by their one-letter deletions, for typos; built at the first typo
+    # so a question spelt right (and a one-shot command) never pays for it.
+    _near: dict[str, set[str]] | None = None
     fuzzy_cache: dict[str, list[str]] = field(default_factory=dict)
+
+    def near(self) -> dict[str, set[str]]:
+        if self._near is None:
+            self._near = defaultdict(set)
+            for term in self.idf:
+                if _typo_limit(term):
+                    self._near[term].add(term)
+                    for variant in _deletions(term):
+                        self._near[variant].add(term)
+        return self._near
 
     def similar(self, token: str) -> list[str]:
         """Indexed terms one or two slips away from ``token``, closest first."""
@@ -267,7 +356,7 @@ class _Index:
         if limit:
             candidates: set[str] = set()
             for variant in _deletions(token) | {token}:
-                candidates |= self.near.get(variant, set())
+                candidates |= self.near().get(variant, set())
             near = ((_distance(token, c, limit), c) for c in candidates)
             found = [c for d, c in sorted(near) if d <= limit]
         # Queries are typed by hand; a bound keeps a long-running app's memory flat.
@@ -277,20 +366,28 @@ class _Index:
         return found
 
 
-_WEIGHTS = {
-    "title": TITLE_WEIGHT,
-    "keywords": KEYWORD_WEIGHT,
-    "body": BODY_WEIGHT,
-    "game": GAME_WEIGHT,
-}
+def _is_question(e: Entry) -> bool:
+    return e.id.startswith("q-")
 
 
-def _fields(e: Entry, lang: str) -> dict[str, set[str]]:
+def _weights(e: Entry) -> dict[str, float]:
+    keyword = QUESTION_KEYWORD_WEIGHT if _is_question(e) else KEYWORD_WEIGHT
+    return {
+        "title": TITLE_WEIGHT,
+        "answer": ANSWER_WEIGHT,
+        "keywords": keyword,
+        "body": BODY_WEIGHT,
+        "app": APP_WEIGHT,
+    }
+
+
+def _fields(e: Entry) -> dict[str, set[str]]:
     return {
         "title": set(tokens(e.title)),
+        "answer": set(tokens(e.answer)),
         "keywords": set(tokens(" ".join(e.keywords))),
         "body": set(tokens(e.body)),
-        "game": set(tokens(GAME_NAMES[lang][e.game])),
+        "app": set(tokens(e.app)),
     }
 
 
@@ -299,21 +396,16 @@ def _index(lang: str) -> _Index:
     docs: list[_Doc] = []
     df: dict[str, int] = defaultdict(int)
     for e in _load(lang):
-        fields = _fields(e, lang)
-        phrases = [(tuple(tokens(k)), KEYWORD_WEIGHT) for k in e.keywords]
-        phrases.append((tuple(tokens(e.title)), TITLE_WEIGHT))
-        docs.append(_Doc(e, fields, [(p, w) for p, w in phrases if len(p) > 1]))
+        fields = _fields(e)
+        phrases = [tuple(tokens(k)) for k in (*e.keywords, e.title)]
+        docs.append(
+            _Doc(e, fields, [p for p in phrases if len(p) > 1], _weights(e))
+        )
         for term in set().union(*fields.values()):
             df[term] += 1
     n = len(docs)
     idf = {term: math.log(1 + n / count) for term, count in df.items()}
-    index = _Index(docs, idf)
-    for term in idf:
-        if _typo_limit(term):
-            index.near[term].add(term)
-            for variant in _deletions(term):
-                index.near[variant].add(term)
-    return index
+    return _Index(docs, idf)
 
 
 def _contains(sequence: list[str], phrase: tuple[str, ...]) -> bool:
@@ -339,59 +431,209 @@ def _join_split_words(words: list[str], index: _Index) -> list[str]:
     return out
 
 
-def _query_terms(index: _Index, query_tokens: Iterable[str]) -> dict[str, float]:
-    """Each term to look for, with how much a match of it is trusted."""
-    terms: dict[str, float] = {}
-    for token in query_tokens:
-        if token in index.idf:
-            terms[token] = 1.0
-            continue
-        for other in index.similar(token):
-            terms.setdefault(other, FUZZY_FACTOR)
-    return terms
+# --- Reading the question ------------------------------------------------------
 
 
-def _score(doc: _Doc, terms: dict[str, float], index: _Index,
-           query: list[str]) -> float:
+def _name_pattern(name: str) -> str:
+    text = re.escape(_normalise(name)).replace(r"\ ", r"\s*")
+    if text[:1].isascii() and text[:1].isalnum():
+        text = r"(?<![a-z0-9])" + text
+    if name[-1:].isascii() and name[-1:].isalnum():
+        text += r"(?![a-z0-9])"
+    return text
+
+
+@cache
+def _name_patterns() -> list[tuple[re.Pattern[str], str]]:
+    """Every game name of both languages, longest first so the fullest wins."""
+    names = {
+        (name, slug)
+        for by_slug in _GAME_NAMES.values()
+        for slug, names in by_slug.items()
+        for name in names
+    }
+    ordered = sorted(names, key=lambda pair: -len(_normalise(pair[0])))
+    return [(re.compile(_name_pattern(name)), slug) for name, slug in ordered]
+
+
+# "CURSED" in capitals inside a question written in lower case names the game.
+_CAPITAL_CURSED = re.compile(r"(?<![A-Za-z])CURSED(?![A-Za-z]|\s*TRICK)")
+
+
+def read_game(query: str) -> tuple[str | None, str]:
+    """The game a question names, if exactly one, and the question without it.
+
+    Names are cut out of the returned text so they do not count as content.
+    """
+    text = unicodedata.normalize("NFKC", query)
+    found: set[str] = set()
+    if not text.isupper():
+        for _ in _CAPITAL_CURSED.finditer(text):
+            found.add("cursed")
+        text = _CAPITAL_CURSED.sub(" ", text)
+    text = _normalise(text)
+    for pattern, slug in _name_patterns():
+        text, count = pattern.subn(" ", text)
+        if count:
+            found.add(slug)
+    return (found.pop() if len(found) == 1 else None), text
+
+
+def _widen(text: str, lang: str) -> list[str]:
+    """The reference's words for the players' words found in ``text``."""
+    words: list[str] = []
+    for said, meant in synonyms(lang).items():
+        # English words count whole ("lose", not "close"); Japanese has no spaces.
+        if said.isascii():
+            whole = rf"(?<![a-z0-9]){re.escape(said)}(?![a-z0-9])"
+            hit = re.search(whole, text) is not None
+        else:
+            hit = said in text
+        if hit:
+            words += tokens(meant)
+    return words
+
+
+@dataclass(frozen=True)
+class _Question:
+    game: str | None
+    # One group per word typed: the index terms it may stand for, with trust.
+    groups: list[dict[str, float]]
+    # The words as typed, typos mended, for phrase matches.
+    sequence: list[str]
+
+
+def _groups(
+    index: _Index, words: Iterable[str], trust: float
+) -> list[dict[str, float]]:
+    groups: list[dict[str, float]] = []
+    for word in words:
+        if word in index.idf:
+            groups.append({word: trust})
+        elif similar := index.similar(word):
+            groups.append({other: trust * FUZZY_FACTOR for other in similar})
+    return groups
+
+
+def _read(query: str, lang: str, game: str | None) -> _Question:
+    index = _index(lang)
+    named, rest = read_game(query)
+    words = _join_split_words(tokens(rest), index)
+    if named is not None and not _groups(index, words, 1.0):
+        # Only a game's name was typed ("wolf"): its words are the question.
+        words = _join_split_words(tokens(query), index)
+    groups = _groups(index, words, 1.0)
+    known = {term for group in groups for term in group}
+    extra = [w for w in _widen(rest, lang) if w not in known]
+    groups += _groups(index, dict.fromkeys(extra), SYNONYM_TRUST)
+    # Phrases are compared after typos are mended, so "doubel curse" still counts.
+    mended = [
+        w if w in index.idf else next(iter(index.similar(w)), w) for w in words
+    ]
+    return _Question(game or named, groups, mended)
+
+
+def _score(doc: _Doc, question: _Question, index: _Index) -> tuple[float, set[str]]:
     score = 0.0
-    for term, trust in terms.items():
-        weight = sum(w for name, w in _WEIGHTS.items() if term in doc.fields[name])
-        score += weight * trust * index.idf[term]
+    covered = total = in_title = 0.0
+    matched: set[str] = set()
+    earned: dict[str, float] = {}
+    for group in question.groups:
+        best = 0.0
+        strongest = max(index.idf[t] * trust for t, trust in group.items())
+        total += strongest
+        for term, trust in group.items():
+            weight = sum(
+                w for name, w in doc.weights.items() if term in doc.fields[name]
+            )
+            if weight:
+                matched.add(term)
+                value = weight * trust * index.idf[term]
+                earned[term] = max(earned.get(term, 0.0), value)
+                best = max(best, value)
+        if best:
+            score += best
+            covered += strongest
+            if any(t in doc.fields["title"] for t in group):
+                in_title += strongest
     if score == 0.0:
-        return 0.0
-    for phrase, weight in doc.phrases:
-        if _contains(query, phrase):
-            score += PHRASE_BONUS * weight * len(phrase)
-    if not doc.entry.id.startswith("q-"):
+        return 0.0, matched
+    for phrase in doc.phrases:
+        if _contains(question.sequence, phrase):
+            score += PHRASE_SHARE * sum(earned.get(t, 0.0) for t in set(phrase))
+    score *= (covered / total) ** COVERAGE_POWER
+    score *= 1 + TITLE_COVER_BONUS * in_title / total
+    if not _is_question(doc.entry):
         score *= TOPIC_PREFERENCE
-    return score
+    return score, matched
+
+
+def find(
+    query: str, lang: str = "en", game: str | None = None, limit: int = 10
+) -> list[Match]:
+    """Entries that answer ``query`` with their scores, best first.
+
+    ``game`` limits the search to one game; without it, a game named in the
+    query does.
+    """
+    index = _index(lang)
+    question = _read(query, lang, game)
+    if not question.groups:
+        return []
+    scored: list[tuple[float, int, Match]] = []
+    for position, doc in enumerate(index.docs):
+        if question.game is not None and doc.entry.game != question.game:
+            continue
+        score, matched = _score(doc, question, index)
+        if score > 0:
+            found = Match(doc.entry, score, frozenset(matched))
+            scored.append((score, position, found))
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    return [match for _, _, match in scored[:limit]]
 
 
 def search(
     query: str, lang: str = "en", game: str | None = None, limit: int = 10
 ) -> list[Entry]:
     """Entries that answer ``query``, best first (empty when nothing matches)."""
-    index = _index(lang)
-    query_tokens = _join_split_words(tokens(query), index)
-    terms = _query_terms(index, query_tokens)
-    if not terms:
-        return []
-    # Phrases are compared after typos are mended, so "doubel curse" still counts.
-    mended = [
-        t if t in index.idf else next(iter(index.similar(t)), t) for t in query_tokens
-    ]
-    scored = [
-        (_score(doc, terms, index, mended), position, doc.entry)
-        for position, doc in enumerate(index.docs)
-        if game is None or doc.entry.game == game
-    ]
-    scored = [item for item in scored if item[0] > 0]
-    scored.sort(key=lambda item: (-item[0], item[1]))
-    return [e for _, _, e in scored[:limit]]
+    return [match.entry for match in find(query, lang, game, limit)]
+
+
+# --- Showing a result ----------------------------------------------------------
+
+_LATIN_WORD = re.compile(r"[A-Za-z0-9'’]+")
+
+
+def highlight(text: str, terms: Iterable[str]) -> list[tuple[str, bool]]:
+    """``text`` cut into pieces, each marked True where it matched a term.
+
+    English words count by their stem; Japanese by the character pairs the
+    index holds, so every character of a matched pair is marked.
+    """
+    wanted = set(terms)
+    marked = [False] * len(text)
+    for word in _LATIN_WORD.finditer(text):
+        found = tokens(word.group(0))
+        if found and found[0] in wanted:
+            marked[word.start() : word.end()] = [True] * (word.end() - word.start())
+    # Normalised character by character so positions still match ``text``.
+    flat = "".join(n if len(n := _normalise(c)) == 1 else c for c in text)
+    for run in _JA_RUN.finditer(flat):
+        units = list(_JA_UNIT.finditer(flat, run.start(), run.end()))
+        for a, b in zip(units, units[1:], strict=False):
+            if a.group(0) + b.group(0) in wanted:
+                marked[a.start() : b.end()] = [True] * (b.end() - a.start())
+    pieces: list[tuple[str, bool]] = []
+    for char, on in zip(text, marked, strict=True):
+        if pieces and pieces[-1][1] == on:
+            pieces[-1] = (pieces[-1][0] + char, on)
+        else:
+            pieces.append((char, on))
+    return pieces
 
 
 def _nothing_en(query: str, game: str | None) -> str:
-    where = f" in {GAME_NAMES['en'][game]}" if game else ""
+    where = f" in {game_names('en')[game][0]}" if game else ""
     return (
         f'Nothing in the rules{where} matches "{query}": '
         "try other words, e.g. a card, a curse or a score."
@@ -399,7 +641,7 @@ def _nothing_en(query: str, game: str | None) -> str:
 
 
 def _nothing_ja(query: str, game: str | None) -> str:
-    where = f"{GAME_NAMES['ja'][game].split()[0]}の" if game else ""
+    where = f"{game_names('ja')[game][0]}の" if game else ""
     return (
         f"「{query}」に合う{where}ルールが見つかりません。"
         "カード・呪い・得点など、別の言葉で探してみてください。"
@@ -416,15 +658,31 @@ def print_matches(
     out: TextIO,
     err: TextIO,
     limit: int = 5,
+    as_json: bool = False,
 ) -> int:
-    """What ``companion rules`` prints: one "<slug>\\t<title>" per match, best first.
+    """What ``companion rules`` prints, best first.
 
-    Returns the exit status: 0 with matches, 1 with none.
+    One "<slug>\\t<title>\\t<answer>" line per match, or with ``as_json`` a
+    list of {"game", "id", "title", "answer", "score"}. Returns the exit
+    status: 0 with matches, 1 with none (and then ``[]`` in JSON).
     """
-    found = search(query, lang=lang, game=game, limit=limit)
+    found = find(query, lang=lang, game=game, limit=limit)
+    if as_json:
+        rows = [
+            {
+                "game": m.entry.game,
+                "id": m.entry.id,
+                "title": m.entry.title,
+                "answer": m.entry.answer,
+                "score": round(m.score, 3),
+            }
+            for m in found
+        ]
+        out.write(json.dumps(rows, ensure_ascii=False) + "\n")
+        return 0 if found else 1
     if not found:
         err.write(_NOTHING[lang](query, game) + "\n")
         return 1
-    for e in found:
-        out.write(f"{e.game}\t{e.title}\n")
+    for m in found:
+        out.write(f"{m.entry.game}\t{m.entry.title}\t{m.entry.answer}\n")
     return 0

@@ -1,4 +1,5 @@
-"""Reasons on a game screen, each opening the rules entry it rests on."""
+"""Reasons on a game screen, each opening the rules entry it rests on, and the
+way from a game screen to its game's rules."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ def reason_opener(app: App, reason: Reason, current: str) -> ui.Handler:
     and Back returns here."""
     game = rule_game(reason, current)
     return lambda: app.show(RULES, game=game, shown=(game, reason.topic), back=True)
+
+
+def rules_opener(app: App, game: str | None, query: str = "") -> ui.Handler:
+    """What a game screen's Rules button does: the search, kept to ``game``,
+    with ``query`` typed; Back returns to the game where it was."""
+    return lambda: app.show(RULES, game=game, query=query, back=True)
 
 
 def last_reasons(app: App, replay: Replay) -> list[ft.Control]:

@@ -1,6 +1,7 @@
 """The rules reference: search as you type, filter by game, read one entry.
 
-A reason on a game screen opens the entry it rests on (``screens.reasons``);
+A reason on a game screen opens the entry it rests on, and a game screen its
+game's rules with the search ready (both in ``screens.reasons``);
 Back then returns to the screen the player came from.
 """
 
@@ -9,7 +10,6 @@ from __future__ import annotations
 import flet as ft
 
 from companion import rules
-from companion.games import SLUGS
 from screens import ui
 from screens.shell import App
 
@@ -33,12 +33,13 @@ class Rules:
         game: str | None = None,
         shown: tuple[str, str] | None = None,
         back: bool = False,
+        query: str = "",
     ) -> None:
         self.app = app
         self.game = game
         self.shown = shown
         self.back = back
-        self.query = ""
+        self.query = query
         # Opened straight from a reason, Back leaves the reference altogether;
         # opened from the results, it returns to them.
         self.from_results = False
@@ -107,6 +108,7 @@ class Rules:
                 on_change=lambda e: self.typed(e.control.value or ""),
                 border_radius=12,
                 key="rules-field",
+                autofocus=True,
             ),
         )
         return self.page_column(
@@ -121,7 +123,7 @@ class Rules:
     def game_chips(self) -> ft.Control:
         t = self.app.t
         values: list[tuple[str | None, str]] = [(None, t("rules.all"))]
-        values += [(slug, t(f"game.{slug}")) for slug in SLUGS]
+        values += [(slug, t(f"game.{slug}")) for slug in rules.slugs()]
         return ui.wrap(
             [
                 ui.tagged(
@@ -139,12 +141,16 @@ class Rules:
             key="rules-games",
         )
 
-    def found(self) -> list[rules.Entry]:
+    def found(self) -> list[rules.Match]:
         lang = self.app.lang
         if self.query.strip():
-            return rules.search(self.query, lang, self.game, RESULTS)
+            return rules.find(self.query, lang, self.game, RESULTS)
         # Nothing typed yet: the reference reads like a table of contents.
-        return [e for e in rules.load(lang) if self.game is None or e.game == self.game]
+        return [
+            rules.Match(e, 0.0, frozenset())
+            for e in rules.load(lang)
+            if self.game is None or e.game == self.game
+        ]
 
     def result_rows(self) -> list[ft.Control]:
         found = self.found()
@@ -152,9 +158,10 @@ class Rules:
             return [
                 ui.note(self.app.t("rules.nothing", query=self.query), "rules-none")
             ]
-        return [self.result_row(e) for e in found]
+        return [self.result_row(m) for m in found]
 
-    def result_row(self, entry: rules.Entry) -> ft.Control:
+    def result_row(self, match: rules.Match) -> ft.Control:
+        entry = match.entry
         box = ft.Container(
             content=ft.Row(
                 [
@@ -165,7 +172,14 @@ class Rules:
                                 size=12,
                                 color=ft.Colors.PRIMARY,
                             ),
-                            ft.Text(entry.title, size=15, weight=ft.FontWeight.W_500),
+                            marked(
+                                entry.title, match.terms, size=15,
+                                weight=ft.FontWeight.W_500,
+                            ),
+                            ui.tagged(
+                                f"answer-{entry.game}-{entry.id}",
+                                marked(entry.answer, match.terms, size=13),
+                            ),
                         ],
                         spacing=0,
                         expand=True,
@@ -204,10 +218,27 @@ class Rules:
                 ui.figure(
                     "rule-title", entry.title, size=22, weight=ft.FontWeight.BOLD
                 ),
+                ui.figure(
+                    "rule-answer",
+                    entry.answer,
+                    size=17,
+                    weight=ft.FontWeight.W_600,
+                ),
                 ui.figure("rule-body", entry.body, size=16, selectable=True),
             ],
             spacing=8,
         )
+        if entry.app:
+            body.controls.append(
+                ui.figure(
+                    "rule-app",
+                    f"{t('rules.in-app')}: {entry.app}",
+                    size=14,
+                    italic=True,
+                    color=ft.Colors.ON_SURFACE_VARIANT,
+                    selectable=True,
+                )
+            )
         return self.page_column(
             [ui.wrap(actions), ui.panel(body, identifier="rule-entry")]
         )
@@ -218,3 +249,17 @@ class Rules:
             parts, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH
         )
         return ft.Container(column, width=READING_WIDTH if self.app.wide else None)
+
+
+def marked(text: str, terms: frozenset[str], **style: object) -> ft.Text:
+    """``text`` with the words the search matched in bold on a tint."""
+    found = ft.TextStyle(
+        weight=ft.FontWeight.BOLD, bgcolor=ft.Colors.TERTIARY_CONTAINER
+    )
+    return ft.Text(
+        spans=[
+            ft.TextSpan(piece, style=found if hit else None)
+            for piece, hit in rules.highlight(text, terms)
+        ],
+        **style,  # type: ignore[arg-type]
+    )

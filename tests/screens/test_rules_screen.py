@@ -44,6 +44,9 @@ def test_search_forgives_typos_and_opens_an_entry(table: Table) -> None:
     table.wait_until(lambda: shown_results(table)[:3] == first)
     table.shot("rules-index")
     search(table, "exhaustion", "trick-runaway/round-end")
+    # Each result answers before it is opened.
+    expected = rules.entry("trick-runaway", "round-end", "en")
+    table.wait_text("answer-trick-runaway-round-end", expected.answer)
     table.shot("rules-search")
     # Key by key, as a thumb types: each redraw must leave the field alone.
     table.type_into("rules-search", "")
@@ -53,8 +56,8 @@ def test_search_forgives_typos_and_opens_an_entry(table: Table) -> None:
     assert typed.input_value() == "exaustion"
 
     table.tap("rule-trick-runaway-round-end")
-    expected = rules.entry("trick-runaway", "round-end", "en")
     table.wait_text("rule-title", expected.title)
+    table.wait_text("rule-answer", expected.answer)
     table.shot("rules-entry")
     table.tap("rules-back")
     table.wait("rules-search")
@@ -63,6 +66,14 @@ def test_search_forgives_typos_and_opens_an_entry(table: Table) -> None:
 
     table.type_into("rules-search", "xylophone")
     table.wait("rules-none")
+    # A game named in the question keeps the results to it.
+    table.type_into("rules-search", "CURSED! how do you win")
+    table.wait_until(
+        lambda: (
+            (rows := shown_results(table))[:1] == ["cursed/game-end"]
+            and all(row.startswith("cursed/") for row in rows)
+        )
+    )
     table.type_into("rules-search", "double curse")
     table.tap("rules-game-cursed")
     table.wait_until(
@@ -82,6 +93,7 @@ def test_japanese_search(tablet: Table) -> None:
     tablet.tap("rule-black-hearts-two-oclock")
     expected = rules.entry("black-hearts", "two-oclock", "ja")
     tablet.wait_text("rule-title", expected.title)
+    tablet.wait_text("rule-answer", expected.answer)
     tablet.shot("rules-entry-ja")
     tablet.tap("lang")
     # The same entry, now in English.
