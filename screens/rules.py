@@ -7,6 +7,8 @@ Back then returns to the screen the player came from.
 
 from __future__ import annotations
 
+from typing import Any
+
 import flet as ft
 
 from companion import rules
@@ -251,7 +253,7 @@ class Rules:
         return ft.Container(column, width=READING_WIDTH if self.app.wide else None)
 
 
-def marked(text: str, terms: frozenset[str], **style: object) -> ft.Text:
+def marked(text: str, terms: frozenset[str], **style: Any) -> ft.Text:
     """``text`` with the words the search matched in bold on a tint."""
     found = ft.TextStyle(
         weight=ft.FontWeight.BOLD, bgcolor=ft.Colors.TERTIARY_CONTAINER
@@ -261,5 +263,5 @@ def marked(text: str, terms: frozenset[str], **style: object) -> ft.Text:
             ft.TextSpan(piece, style=found if hit else None)
             for piece, hit in rules.highlight(text, terms)
         ],
-        **style,  # type: ignore[arg-type]
+        **style,
     )
