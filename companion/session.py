@@ -31,9 +31,10 @@ old log.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -74,9 +75,10 @@ NOTICE_TEXTS: dict[str, str] = {
     ),
 }
 
-Taps = tuple[str | None, ...]
 # One copy of a card in a round's deck: its code and which copy (0, 1, ...).
+# Some decks hold a card twice, and both copies may fall in the same trick.
 Slot = tuple[str, int]
+Taps = tuple[Slot | None, ...]
 
 
 @dataclass(frozen=True)
@@ -105,17 +107,21 @@ def _moved_on() -> Notice:
 
 @dataclass(frozen=True)
 class Seat:
-    """One seat of the trick being entered, and the card tapped for it."""
+    """One seat of the trick being entered, and the card copy tapped for it."""
 
     player: str
-    card: str | None
+    slot: Slot | None
+
+    @property
+    def card(self) -> str | None:
+        return self.slot[0] if self.slot is not None else None
 
 
 @dataclass(frozen=True)
 class Entry:
     """What the table has entered that is not (yet) in the log.
 
-    ``live`` are the cards tapped, seat by seat, in the trick at the end of
+    ``live`` are the card copies tapped, seat by seat, in the trick at the end of
     the log; ``editing`` the number of a past event being re-entered and
     ``taps`` that trick's cards. ``pending`` is an event the rules need a
     choice for (``choice``), in whichever trick is being entered, and
@@ -200,6 +206,8 @@ class GameSession:
         self._generation = store.generation
         self._base: tuple[Replay, int, Replay] | None = None
         self._layout: tuple[list[Event], tuple[Slot, ...]] | None = None
+        # Which copy each card of a trick entered here was: event number -> slots.
+        self._copies: dict[int, tuple[Slot, ...]] = {}
         self._adopt_stored(self._read())
 
     # views
@@ -265,7 +273,7 @@ class GameSession:
         players = self.prompt().seats
         taps = self._entry.active or (None,) * len(players)
         return tuple(
-            Seat(name, card) for name, card in zip(players, taps, strict=False)
+            Seat(name, slot) for name, slot in zip(players, taps, strict=False)
         )
 
     def next_seat(self) -> str | None:
@@ -297,21 +305,56 @@ class GameSession:
         return self._layout[1]
 
     def spent(self) -> frozenset[Slot]:
-        """The card copies of :meth:`layout` already played or tapped this round.
+        """The card copies of :meth:`layout` that cannot be tapped now.
 
-        The first copies of a card count as spent, the last ones as to play.
+        Those played this round (the copies tapped here when this session
+        entered the trick, else the first free ones), those tapped in the
+        trick being entered, and those the rules hold back this round.
         """
-        left = Counter(str(card) for card in self.prompt().cards)
-        for code in self._entry.active:
-            if code is not None:
-                left[code] -= 1
+        played, tapped, held_back = self._spent()
+        return frozenset(played | tapped | held_back)
+
+    def _spent(self) -> tuple[set[Slot], set[Slot], set[Slot]]:
         layout = self.layout()
-        total = Counter(code for code, _ in layout)
-        return frozenset(
-            (code, number)
-            for code, number in layout
-            if number < total[code] - max(left[code], 0)
-        )
+        events = self.base().log.events
+        tapped = {slot for slot in self._entry.active if slot is not None}
+        played: set[Slot] = set()
+        unknown: list[str] = []
+        for number in range(round_start(events) + 1, len(events) + 1):
+            event = events[number - 1]
+            if event.get("type") != "trick":
+                continue
+            cards = [str(code) for code in event.get("cards", [])]
+            known = self._copies.get(number)
+            if known is not None and [code for code, _ in known] == cards:
+                played.update(known)
+            else:
+                unknown += cards
+        free = [slot for slot in layout if slot not in played and slot not in tapped]
+        for code in unknown:
+            slot = next((slot for slot in free if slot[0] == code), None)
+            if slot is not None:
+                played.add(slot)
+                free.remove(slot)
+        # Copies neither played nor tapped that the prompt does not offer.
+        left = Counter(str(card) for card in self.prompt().cards)
+        left.subtract(slot[0] for slot in tapped)
+        held_back: set[Slot] = set()
+        for code in {slot[0] for slot in free}:
+            mine = [slot for slot in free if slot[0] == code]
+            hidden = len(mine) - max(left[code], 0)
+            held_back.update(mine[len(mine) - hidden :] if hidden > 0 else ())
+        return played, tapped, held_back
+
+    @property
+    def undo_steps(self) -> int:
+        """How many actions of this session Undo takes back before the store's."""
+        return len(self._history)
+
+    @property
+    def redo_steps(self) -> int:
+        """How many undone actions Redo does again before the store's redo."""
+        return len(self._redo)
 
     @property
     def can_undo(self) -> bool:
@@ -323,8 +366,13 @@ class GameSession:
 
     # actions
 
-    def tap(self, code: str) -> Notice | None:
-        """A card tapped for the next empty seat of the trick being entered."""
+    def tap(self, code: str, copy_number: int | None = None) -> Notice | None:
+        """A card tapped for the next empty seat of the trick being entered.
+
+        A grid that shows every copy of a card passes which copy was tapped,
+        so that a second tap on the same copy is refused; without it the
+        first copy still free is taken.
+        """
         entry = self._entry
         prompt = self.prompt()
         if "trick" not in prompt.expects or not prompt.seats:
@@ -335,17 +383,20 @@ class GameSession:
             card = str(Card.parse(code))
         except CardError:
             return _refused("table.not-a-card", card=code)
+        found = self._free_copy(card, copy_number)
+        if isinstance(found, Notice):
+            return found
         taps = list(entry.active or (None,) * len(prompt.seats))
-        refusal = self._refuse_card(card, taps, prompt)
-        if refusal is not None:
-            return refusal
         seat = taps.index(None)
-        taps[seat] = card
+        taps[seat] = found
         after = entry.with_active(tuple(taps), seat)
         if None in taps:
             self._done(_Done(entry, after))
             return None
-        event: Event = {"type": "trick", "cards": list(taps)}
+        event: Event = {
+            "type": "trick",
+            "cards": [slot[0] for slot in found_all(tuple(taps))],
+        }
         return self._enter(event, entry, after, refused=entry)
 
     def take_back(self, seat: int | str) -> Notice | None:
@@ -498,16 +549,20 @@ class GameSession:
 
     # how an action is done
 
-    def _refuse_card(
-        self, card: str, taps: list[str | None], prompt: Prompt
-    ) -> Notice | None:
-        """Why ``card`` cannot go into this trick, or None if it can."""
-        offered = sum(1 for each in prompt.cards if str(each) == card)
-        if taps.count(card) < offered:
-            return None
-        if card in taps:
+    def _free_copy(self, card: str, copy_number: int | None) -> Slot | Notice:
+        """The copy of ``card`` a tap takes, or why it cannot be tapped."""
+        copies = [slot for slot in self.layout() if slot[0] == card]
+        if copy_number is not None:
+            copies = [slot for slot in copies if slot[1] == copy_number]
+        if not copies:
+            return _refused("table.not-a-card", card=card)
+        played, tapped, held_back = self._spent()
+        for slot in copies:
+            if slot not in played and slot not in tapped and slot not in held_back:
+                return slot
+        if any(slot in tapped for slot in copies):
             return _refused("table.already-tapped", card=card)
-        if any(code == card for code, _ in self.layout()):
+        if any(slot in played for slot in copies):
             return _refused("table.already-played", card=card)
         return _refused("table.not-offered", card=card)
 
@@ -546,6 +601,8 @@ class GameSession:
             self._entry = refused
             self._settle(wrote=False)
             return _refused("table.refused", reason=error_text(error, target))
+        if event.get("type") == "trick" and held.active and all(held.active):
+            self._copies[target] = found_all(held.active)
         after = Entry(live=self._still_valid(held.live) if number is not None else ())
         self._done(_Done(before, after, change), wrote=True)
         return None
@@ -580,7 +637,7 @@ class GameSession:
 
     def _still_valid(self, taps: Taps) -> Taps:
         """``taps`` of the trick at the end of the log, if the log still offers them."""
-        return self._valid_taps({"cards": list(taps), **self._taps_stamp()})
+        return self._valid_taps({**self._taps_stamp(), **_kept(taps)})
 
     # taps in progress, kept in the store so a restart or another device finds them
 
@@ -606,7 +663,7 @@ class GameSession:
             )
         if not any(card is not None for card in taps):
             return None
-        return {**self._taps_stamp(), "cards": taps}
+        return {**self._taps_stamp(), **_kept(tuple(taps))}
 
     def _save_taps(self) -> bool:
         """Write the live taps if they changed; True when something was written."""
@@ -625,23 +682,43 @@ class GameSession:
         if not isinstance(kept, dict) or self._replay.state.finished:
             return ()
         prompt = self._replay.prompt()
-        cards = kept.get("cards")
+        cards, copies = kept.get("cards"), kept.get("copies")
+        stamp = {key: value for key, value in kept.items() if key in ("events", "last")}
         if (
             "trick" not in prompt.expects
+            or stamp != self._taps_stamp()
             or not isinstance(cards, list)
-            or {k: v for k, v in kept.items() if k != "cards"} != self._taps_stamp()
+            or not isinstance(copies, list)
             or len(cards) != len(prompt.seats)
+            or len(copies) != len(cards)
             or all(card is None for card in cards)
             or None not in cards
         ):
             return ()
-        offered = Counter(str(card) for card in prompt.cards)
-        wanted = Counter(card for card in cards if card is not None)
-        if any(
-            not isinstance(card, str) or wanted[card] > offered[card] for card in wanted
+        taps: Taps = tuple(
+            (card, number)
+            if isinstance(card, str) and isinstance(number, int)
+            else None
+            for card, number in zip(cards, copies, strict=True)
+        )
+        with self._live_view():
+            played, _, held_back = self._spent()
+            layout = set(self.layout())
+        chosen = [slot for slot in taps if slot is not None]
+        if len(set(chosen)) != len(chosen) or any(
+            slot not in layout or slot in played or slot in held_back for slot in chosen
         ):
             return ()
-        return tuple(cards)
+        return taps
+
+    @contextlib.contextmanager
+    def _live_view(self) -> Iterator[None]:
+        """The views of the trick at the end of the log, with nothing tapped."""
+        entry, self._entry = self._entry, Entry()
+        try:
+            yield
+        finally:
+            self._entry = entry
 
     # loading
 
@@ -715,6 +792,19 @@ def _revision(stored: StoredGame) -> int | None:
         if isinstance(rev, int):
             return rev
     return None
+
+
+def _kept(taps: Taps) -> dict[str, list[Any]]:
+    """Taps as the store keeps them: the cards, and which copy of each."""
+    return {
+        "cards": [slot[0] if slot else None for slot in taps],
+        "copies": [slot[1] if slot else None for slot in taps],
+    }
+
+
+def found_all(taps: Taps) -> tuple[Slot, ...]:
+    """The slots of a trick whose every seat is filled."""
+    return tuple(slot for slot in taps if slot is not None)
 
 
 def _slots(cards: tuple[Card, ...]) -> tuple[Slot, ...]:
