@@ -21,6 +21,12 @@ the cards tapped in the trick in progress (which are kept in the store), then
 falls back on the store's own undo of the last event, and Redo on the store's
 redo stack, until the session does something new.
 
+Taps name the copy of the card tapped (a :data:`Slot`), since some decks
+hold a card twice and both copies may fall in one trick: a grid showing every
+copy of the round (``layout``) and which are spent (``spent``) passes the copy,
+so that a second tap on the same copy is refused and never becomes a second
+card. A session is not shared between threads: one screen, one caller.
+
 Other devices. Every write is checked against the revision of the game the
 session last saw; when another device wrote first, the session reloads,
 drops what was being entered on the old log and says that the game moved
@@ -395,7 +401,7 @@ class GameSession:
             return None
         event: Event = {
             "type": "trick",
-            "cards": [slot[0] for slot in found_all(tuple(taps))],
+            "cards": [slot[0] for slot in _filled(tuple(taps))],
         }
         return self._enter(event, entry, after, refused=entry)
 
@@ -602,7 +608,7 @@ class GameSession:
             self._settle(wrote=False)
             return _refused("table.refused", reason=error_text(error, target))
         if event.get("type") == "trick" and held.active and all(held.active):
-            self._copies[target] = found_all(held.active)
+            self._copies[target] = _filled(held.active)
         after = Entry(live=self._still_valid(held.live) if number is not None else ())
         self._done(_Done(before, after, change), wrote=True)
         return None
@@ -653,14 +659,11 @@ class GameSession:
     def _wanted_taps(self) -> dict[str, Any] | None:
         entry = self._entry
         taps = list(entry.live)
-        if (
-            entry.editing is None
-            and entry.pending is not None
-            and entry.last is not None
-        ):
-            taps[entry.last] = (
-                None  # a trick waiting for a choice keeps its last card out
-            )
+        waiting = entry.editing is None and entry.pending is not None
+        if waiting and entry.last is not None:
+            # A trick waiting for a choice is kept without its last card: a
+            # restart asks for that card again, and with it for the choice.
+            taps[entry.last] = None
         if not any(card is not None for card in taps):
             return None
         return {**self._taps_stamp(), **_kept(tuple(taps))}
@@ -802,7 +805,7 @@ def _kept(taps: Taps) -> dict[str, list[Any]]:
     }
 
 
-def found_all(taps: Taps) -> tuple[Slot, ...]:
+def _filled(taps: Taps) -> tuple[Slot, ...]:
     """The slots of a trick whose every seat is filled."""
     return tuple(slot for slot in taps if slot is not None)
 
