@@ -465,3 +465,18 @@ def test_a_log_through_the_session_matches_the_same_log_replayed(
         play(session, event)
     log = GameLog.from_dict(store.load(game_id).log.to_dict())
     assert replay(log).summary() == session.summary()
+
+
+def test_a_restart_asks_again_for_the_card_that_needed_a_choice(
+    tmp_path: Path,
+) -> None:
+    store, game_id = open_game(tmp_path, "trick-runaway", events=1)
+    session = GameSession(store, game_id)
+    trick = EXAMPLES["trick-runaway"].events[1]
+    for code in trick["cards"]:
+        session.tap(code)
+    assert session.choice is not None
+    again = GameSession(Store(tmp_path, fsync=False), game_id)
+    assert [seat.card for seat in again.seats()] == [*trick["cards"][:-1], None]
+    play(again, {**trick, "cards": trick["cards"][-1:]})
+    assert store.load(game_id).log.events[-1] == trick
