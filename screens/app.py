@@ -17,7 +17,8 @@ from companion.paths import data_dir
 from companion.replay import Replay
 from companion.store import Store
 from screens import ui
-from screens.sharing import CodeEntry, SharePage, Sharing
+from screens.sharing import CodeEntry, SharePage, Sharing, welcome
+from screens.web import serve_web
 
 T = TypeVar("T")
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -268,6 +269,8 @@ def main(page: ft.Page) -> None:
 
     page.on_resize = resized
     app.home()
+    if _sharing is not None:
+        welcome(app, _sharing)
 
 
 def serve(
@@ -291,17 +294,9 @@ def serve(
         ft.run(main, assets_dir=str(ASSETS))
         return
     # The app is served, never opened: the phone beside the table connects.
-    os.environ["FLET_FORCE_WEB_SERVER"] = "true"
     if lan:
         _sharing = Sharing.for_port(port)
         print(_sharing.announce(), flush=True)
     else:
         print(f"Curse Companion: http://{host}:{port}", flush=True)
-    ft.run(
-        main,
-        host=host,
-        port=port,
-        view=ft.AppView.WEB_BROWSER,
-        no_cdn=True,
-        assets_dir=str(ASSETS),
-    )
+    serve_web(main, host, port, str(ASSETS))
