@@ -10,6 +10,7 @@ devices on the network.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 import urllib.error
@@ -27,7 +28,7 @@ from companion.log import loads
 from companion.sharing import FREE_TRIES, TABLE_BUDGET, new_token
 from companion.store import Store
 from screens import app as served
-from screens.sharing import Sharing
+from screens.sharing import ADMISSION_KEY, Sharing
 from screens.web import server_config
 from tests.screens.conftest import ROOT, free_port
 
@@ -55,13 +56,17 @@ def controls_in(value: Any) -> Iterator[dict[str, Any]]:
 class Device:
     """One connection to the table, as a script rather than a browser."""
 
-    def __init__(self, port: int, source: str, route: str = "/") -> None:
+    def __init__(
+        self, port: int, source: str, route: str = "/", kept: str | None = None
+    ) -> None:
         self.port = port
         self.source = source
         self.route = route
+        self.storage: dict[str, Any] = {} if kept is None else {ADMISSION_KEY: kept}
         self.tagged: dict[str, dict[str, Any]] = {}
         self.page_id = 0
         self.connection: Any = None
+        self.asked = False  # the server read this browser's client storage
 
     async def __aenter__(self) -> Device:
         self.connection = await websockets.connect(
@@ -94,8 +99,8 @@ class Device:
     async def send(self, action: int, body: dict[str, Any]) -> None:
         await self.connection.send(pack(action, body))
 
-    async def read_until(self, done: Any) -> None:
-        deadline = time.monotonic() + ANSWER_WAIT_S
+    async def read_until(self, done: Any, wait_s: float = ANSWER_WAIT_S) -> None:
+        deadline = time.monotonic() + wait_s
         while not done():
             left = deadline - time.monotonic()
             assert left > 0, f"no answer; seen {sorted(self.tagged)}"
@@ -108,8 +113,14 @@ class Device:
             if action == REGISTER:
                 self.page_id = body["page_patch"]["_i"]
             if action == INVOKE:
-                # Client storage with nothing kept; every other call succeeds.
-                result = None if body["name"] == "get" else True
+                # The browser's client storage; every other call succeeds.
+                arguments = body.get("args") or {}
+                result: Any = True
+                if body["name"] == "get":
+                    result = self.storage.get(arguments.get("key"))
+                    self.asked = True
+                elif body["name"] == "set":
+                    self.storage[arguments["key"]] = arguments["value"]
                 await self.send(
                     INVOKE,
                     {
@@ -291,3 +302,52 @@ def test_only_what_the_table_needs_is_served(port: int, sharing: Sharing) -> Non
     assert b'"Curse Companion"' in manifest.read()
     served_icon = urllib.request.urlopen(f"http://127.0.0.1:{port}/icons/icon-192.png")
     assert served_icon.read() == (served.ASSETS / "icons" / "icon-192.png").read_bytes()
+
+
+def test_a_browser_that_got_in_is_let_in_again_and_no_other(
+    port: int, sharing: Sharing
+) -> None:
+    async def visit(kept: str | None = None, code: str = "") -> Device:
+        async with Device(port, new_source(), kept=kept) as device:
+            if code:
+                await device.try_code(code)
+                await device.read_until(lambda: ADMISSION_KEY in device.storage)
+            else:
+                await device.read_until(lambda: device.asked)
+                # The answer to the storage read comes in the next messages.
+                with contextlib.suppress(AssertionError):
+                    await device.read_until(lambda: device.opened, wait_s=2)
+            return device
+
+    first = asyncio.run(visit(code=sharing.lock.code))
+    assert first.opened
+    admission = first.storage[ADMISSION_KEY]
+    assert admission != sharing.lock.code and sharing.lock.admits(admission)
+    assert asyncio.run(visit(kept=admission)).opened  # a reload, a new tab
+    for stranger in (None, new_token(), sharing.lock.code):
+        assert not asyncio.run(visit(kept=stranger)).opened
+    earlier_run = Sharing("http://127.0.0.1:1")
+    assert not earlier_run.lock.admits(admission)
+
+
+def test_the_host_sees_that_someone_is_guessing(port: int, sharing: Sharing) -> None:
+    async def guess_then_look() -> Device:
+        guesser = new_source()
+        for _ in range(FREE_TRIES):
+            async with Device(port, guesser) as device:
+                await device.try_code("999999")
+        async with Device(port, new_source()) as host:
+            await host.try_code(sharing.lock.code)
+            await host.send(
+                EVENT,
+                {
+                    "target": host.tagged["share-open"]["content"]["_i"],
+                    "name": "click",
+                    "data": None,
+                },
+            )
+            await host.read_until(lambda: "share-alarm" in host.tagged)
+            return host
+
+    host = asyncio.run(guess_then_look())
+    assert f"{FREE_TRIES} wrong tries" in host.tagged["share-alarm"]["content"]["value"]
