@@ -199,7 +199,7 @@ def share_panel(app: App, sharing: Sharing) -> ft.Control:
                 ),
             ]
         ),
-        ui.figure("share-link", sharing.join_link, size=11, selectable=True),
+        ui.figure("share-link", sharing.join_link, size=11),
         *guessing_notes(app, sharing.lock),
         identifier="share",
     )
