@@ -15,9 +15,10 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgpack
 import pytest
@@ -32,6 +33,7 @@ from screens.sharing import ADMISSION_KEY, Sharing
 from screens.web import server_config
 from tests.screens.conftest import ROOT, free_port
 
+T = TypeVar("T")
 REGISTER, PATCH, EVENT, UPDATE_PROPS, INVOKE = 1, 2, 3, 4, 5
 ANSWER_WAIT_S = 15.0
 OPENED = "new-game"  # on the home screen, behind the gate
@@ -147,6 +149,16 @@ class Device:
         await self.read_until(lambda: self.opened or "share-message" in self.tagged)
 
 
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a device's script on a thread of its own.
+
+    Playwright's browser, when other tests started it, keeps an event loop
+    running on this one.
+    """
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
 _sources = iter(range(1, 250))
 
 
@@ -217,7 +229,7 @@ def test_one_address_gets_its_free_tries_however_many_connections(
                 answers.append(device.message())
         return answers
 
-    answers = asyncio.run(guess())
+    answers = run(guess())
     assert all("try again" not in answer for answer in answers[: FREE_TRIES - 1])
     assert all("try again in" in answer for answer in answers[FREE_TRIES - 1 :])
     assert sharing.lock.recent_misses() == FREE_TRIES
@@ -228,7 +240,7 @@ def test_one_address_gets_its_free_tries_however_many_connections(
             await device.try_code(sharing.lock.code)
             return device.opened
 
-    assert asyncio.run(friend())  # another device is not held up by the guesser
+    assert run(friend())  # another device is not held up by the guesser
 
 
 def test_the_table_pauses_after_its_budget_of_misses_from_anywhere(
@@ -246,7 +258,7 @@ def test_the_table_pauses_after_its_budget_of_misses_from_anywhere(
                     assert not device.opened
                 spent += 1
 
-    asyncio.run(guess_from_many_addresses())
+    run(guess_from_many_addresses())
     assert sharing.lock.table_wait_s() > 0
 
     async def right_code_from_a_new_address() -> str:
@@ -255,7 +267,7 @@ def test_the_table_pauses_after_its_budget_of_misses_from_anywhere(
             assert not device.opened
             return device.message()
 
-    assert "try again in" in asyncio.run(right_code_from_a_new_address())
+    assert "try again in" in run(right_code_from_a_new_address())
     assert sharing.lock.recent_misses() == TABLE_BUDGET  # the refused try is free
     assert data_files(data) == before
 
@@ -266,7 +278,7 @@ def test_the_table_pauses_after_its_budget_of_misses_from_anywhere(
             return device.opened
 
     # The QR code's token cannot be guessed: it still lets a friend in.
-    assert asyncio.run(scan())
+    assert run(scan())
 
 
 def test_the_qr_link_opens_the_table_and_a_wrong_one_counts_as_a_miss(
@@ -279,11 +291,11 @@ def test_the_qr_link_opens_the_table_and_a_wrong_one_counts_as_a_miss(
             )
             return device
 
-    assert asyncio.run(scan(sharing.lock.join_token)).opened
+    assert run(scan(sharing.lock.join_token)).opened
     before = data_files(data)
     earlier_run = Sharing("http://127.0.0.1:1").lock.join_token
     for token in (earlier_run, new_token(), "", sharing.lock.code):
-        refused = asyncio.run(scan(token))
+        refused = run(scan(token))
         assert not refused.opened
         assert "link is not valid" in refused.message()
     assert sharing.lock.recent_misses() == 4
@@ -319,13 +331,13 @@ def test_a_browser_that_got_in_is_let_in_again_and_no_other(
                     await device.read_until(lambda: device.opened, wait_s=2)
             return device
 
-    first = asyncio.run(visit(code=sharing.lock.code))
+    first = run(visit(code=sharing.lock.code))
     assert first.opened
     admission = first.storage[ADMISSION_KEY]
     assert admission != sharing.lock.code and sharing.lock.admits(admission)
-    assert asyncio.run(visit(kept=admission)).opened  # a reload, a new tab
+    assert run(visit(kept=admission)).opened  # a reload, a new tab
     for stranger in (None, new_token(), sharing.lock.code):
-        assert not asyncio.run(visit(kept=stranger)).opened
+        assert not run(visit(kept=stranger)).opened
     earlier_run = Sharing("http://127.0.0.1:1")
     assert not earlier_run.lock.admits(admission)
 
@@ -349,5 +361,5 @@ def test_the_host_sees_that_someone_is_guessing(port: int, sharing: Sharing) -> 
             await host.read_until(lambda: "share-alarm" in host.tagged)
             return host
 
-    host = asyncio.run(guess_then_look())
+    host = run(guess_then_look())
     assert f"{FREE_TRIES} wrong tries" in host.tagged["share-alarm"]["content"]["value"]
