@@ -50,11 +50,13 @@ def wait_for_port(port: int, timeout: float = 60) -> None:
 
 
 @contextmanager
-def served(command: list[str]) -> Iterator[subprocess.Popen[bytes]]:
+def served(
+    command: list[str], output: Any = subprocess.DEVNULL
+) -> Iterator[subprocess.Popen[bytes]]:
     process = subprocess.Popen(
         command,
         cwd=ROOT,
-        stdout=subprocess.DEVNULL,
+        stdout=output,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )

@@ -15,7 +15,7 @@ from screens.history import GameDetail, History, Stats
 from screens.home import Home
 from screens.new_game import NewGame
 from screens.rules import Rules
-from screens.sharing import CodeEntry, SharePage, Sharing
+from screens.sharing import CodeEntry, SharePage, Sharing, welcome
 from screens.shell import (
     ASSETS,
     CODE_ENTRY,
@@ -33,6 +33,7 @@ from screens.shell import (
     Screen,
 )
 from screens.table import TrickTable
+from screens.web import serve_web
 
 __all__ = ["ASSETS", "main", "serve"]
 
@@ -102,6 +103,8 @@ def main(page: ft.Page) -> None:
 
     page.on_resize = resized
     app.home()
+    if _sharing is not None:
+        welcome(app, _sharing)
 
 
 def serve(
@@ -125,17 +128,9 @@ def serve(
         ft.run(main, assets_dir=str(ASSETS))
         return
     # The app is served, never opened: the phone beside the table connects.
-    os.environ["FLET_FORCE_WEB_SERVER"] = "true"
     if lan:
         _sharing = Sharing.for_port(port)
         print(_sharing.announce(), flush=True)
     else:
         print(f"Curse Companion: http://{host}:{port}", flush=True)
-    ft.run(
-        main,
-        host=host,
-        port=port,
-        view=ft.AppView.WEB_BROWSER,
-        no_cdn=True,
-        assets_dir=str(ASSETS),
-    )
+    serve_web(main, host, port, str(ASSETS))

@@ -138,8 +138,8 @@ class Table:
 
     first_screen = "home"  # the identifier that shows the app is up
 
-    def open(self) -> Table:
-        self.page.goto(self.server.url)
+    def open(self, query: str = "") -> Table:
+        self.page.goto(self.server.url + query)
         self.page.wait_for_selector(
             "flt-semantics-placeholder", state="attached", timeout=60_000
         )

@@ -7,8 +7,15 @@ import ast
 from pathlib import Path
 
 SCREENS = Path(__file__).resolve().parents[2] / "screens"
-# Modules every screen may use; none of them imports a screen.
-SHARED = {"screens.shell", "screens.ui", "screens.figures", "screens.reasons"}
+# Modules every screen may use (widgets, the shell, the web server it runs
+# in); none of them imports a screen.
+SHARED = {
+    "screens.shell",
+    "screens.ui",
+    "screens.figures",
+    "screens.reasons",
+    "screens.web",
+}
 ENTRY = "screens.app"
 
 

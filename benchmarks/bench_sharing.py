@@ -1,0 +1,119 @@
+"""One table on two devices (``companion --lan``), in Chromium.
+
+- share_follow_ms: median time from a card tap on one device to the other
+  device's screen showing it (≥ 16 taps).
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.bench_ui import (
+    CHANGED,
+    CHROMIUM,
+    PLAYERS,
+    READ,
+    ROOT,
+    free_port,
+    next_trick,
+    open_page,
+    served,
+    wait_until,
+)
+
+FOLLOW_TAPS = 16
+WATCH = ["trick-so-far", "next-player", "reasons", "choice-question"]
+
+
+def node(page: Any, identifier: str) -> Any:
+    return page.locator(f'[flt-semantics-identifier="{identifier}"]')
+
+
+def table_code(terminal: Path) -> str:
+    deadline = time.monotonic() + 30
+    while not (found := re.search(r"Table code: (\d+)", terminal.read_text())):
+        if time.monotonic() > deadline:
+            raise RuntimeError("the server showed no table code")
+        time.sleep(0.05)
+    return found.group(1)
+
+
+def join_and_resume(browser: Any, port: int, code: str) -> Any:
+    page = open_page(browser, port, "join", time.perf_counter())
+    node(page, "table-code").click()
+    page.locator("input:focus, textarea:focus").fill(code)
+    node(page, "join").click()
+    node(page, "resume").click()
+    node(page, "undo").wait_for()
+    return page
+
+
+def followed_tap(tapper: Any, follower: Any, identifier: str) -> float:
+    before = follower.evaluate(READ, WATCH)
+    start = time.perf_counter()
+    node(tapper, identifier).click()
+    follower.wait_for_function(CHANGED, arg=[WATCH, before], polling="raf")
+    return (time.perf_counter() - start) * 1000
+
+
+def follow_figures(browser: Any) -> float:
+    from companion.log import GameLog
+    from companion.store import Store
+
+    with tempfile.TemporaryDirectory() as data:
+        store = Store(data)
+        game_id = store.create_game(GameLog("cursed-tricks", PLAYERS))
+        store.append(game_id, {"type": "round", "leader": PLAYERS[0]})
+        del store
+        port = free_port()
+        companion = ROOT / ".venv" / "bin" / "companion"
+        command = [str(companion), "--lan", "--host", "127.0.0.1"]
+        command += ["--port", str(port), "--data", data]
+        terminal = Path(data) / "terminal.txt"
+        with terminal.open("wb") as output, served(command, output):
+            code = table_code(terminal)
+            tapper = join_and_resume(browser, port, code)
+            follower = join_and_resume(browser, port, code)
+            reader = Store(data)
+            taps: list[float] = []
+            while len(taps) < FOLLOW_TAPS:
+                events = len(reader.load(game_id).log.events)
+                for card in next_trick(reader, game_id):
+                    taps.append(followed_tap(tapper, follower, f"card-{card}"))
+                if tapper.evaluate(READ, ["choice-question"]):
+                    tapper.locator(
+                        '[flt-semantics-identifier^="choice-"]'
+                        ':not([flt-semantics-identifier="choice-question"])'
+                    ).first.click()
+                wait_until(
+                    lambda events=events: len(reader.load(game_id).log.events) > events
+                )
+            for page in (tapper, follower):
+                page.close()
+    return statistics.median(taps)
+
+
+def run() -> dict[str, object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        try:
+            follow = follow_figures(browser)
+        finally:
+            browser.close()
+    return {"share_follow_ms": round(follow, 1)}
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(run(), indent=2))
