@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from companion import games
 from companion.store import GameInfo
 from screens import ui
 from screens.history import History
@@ -27,7 +28,7 @@ def open_game(
     if stored is None:
         app.render()
         return
-    if stored.log.game == "cursed":
+    if not games.describe(stored.log.game).has_tricks:
         from screens.cursed import CursedTable
 
         screen: ft.Control | object = CursedTable(app, game_id)
