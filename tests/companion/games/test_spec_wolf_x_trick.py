@@ -12,6 +12,7 @@ from tests.companion.games.spec_table import (
     check_case,
     check_refusal,
     ids,
+    trick,
 )
 
 GAME = "wolf-x-trick"
@@ -20,10 +21,6 @@ THREE = ["A", "B", "C"]
 FOUR = ["A", "B", "C", "D"]
 FIVE = ["A", "B", "C", "D", "E"]
 END = {"type": "end"}
-
-
-def trick(*cards: str) -> dict[str, Any]:
-    return {"type": "trick", "cards": list(cards)}
 
 
 def pile(player: str, full: int = 0, super_: int = 0) -> dict[str, Any]:
