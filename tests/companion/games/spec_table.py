@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -126,6 +127,22 @@ def check_refusal(game: str, refusal: Refusal) -> None:
 
 def ids(cases: list[Case] | list[Refusal]) -> list[str]:
     return [case.id for case in cases]
+
+
+def contract_tests(
+    game: str, cases: list[Case], refusals: list[Refusal]
+) -> tuple[Callable[[Case], None], Callable[[Refusal], None]]:
+    """A suite's two tests, one run per case; bind them to test_* names."""
+
+    @pytest.mark.parametrize("case", cases, ids=ids(cases))
+    def summary_follows_the_contract(case: Case) -> None:
+        check_case(game, case)
+
+    @pytest.mark.parametrize("refusal", refusals, ids=ids(refusals))
+    def refused_as_the_contract_says(refusal: Refusal) -> None:
+        check_refusal(game, refusal)
+
+    return summary_follows_the_contract, refused_as_the_contract_says
 
 
 COMPANION = Path(__file__).resolve().parents[3] / ".venv" / "bin" / "companion"
