@@ -159,6 +159,11 @@ class GameSpec:
         return self.title.get(lang)
 
     @property
+    def names(self) -> tuple[str, ...]:
+        """Every name the game goes by: titles first, then the aliases."""
+        return tuple(dict.fromkeys((self.title.en, self.title.ja, *self.aliases)))
+
+    @property
     def has_rounds(self) -> bool:
         return self.rounds != NO_ROUNDS
 

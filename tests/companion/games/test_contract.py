@@ -21,8 +21,16 @@ from hypothesis import strategies as st
 from companion.cards import Card
 from companion.errors import ChoiceNeeded
 from companion.games import SLUGS, all_games, describe, get_engine
-from companion.games.base import LEADER_BY_RULE, TWO_OCLOCK_HOLDER, GameSpec
+from companion.games.base import (
+    CHOICE,
+    LEADER_BY_RULE,
+    NUMBER,
+    NUMBERS,
+    TWO_OCLOCK_HOLDER,
+    GameSpec,
+)
 from companion.games.cursed import EFFECTS, FORTUNES
+from companion.i18n import ui_keys
 from companion.log import HEADER
 from companion.replay import Replay, replay, start
 from tests.companion.games.spec_table import make_log
@@ -68,6 +76,21 @@ def test_a_game_describes_itself(slug: str) -> None:
         if option.confirmed:
             assert option.tag, f"{option.name} is confirmed but the form omits it"
     assert spec.has_tricks or not spec.suits
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_text_a_description_names_exists(lang: str) -> None:
+    keys = ui_keys(lang)
+    for spec in all_games():
+        assert f"game.{spec.slug}" in keys
+        assert f"stats.measure.{spec.measure}" in keys
+        for option in spec.options:
+            if option.heading:
+                assert option.heading in keys
+            if option.kind in (NUMBER, NUMBERS) and option.tag:
+                assert f"opt.{option.name}" in keys
+            if option.kind == CHOICE:
+                assert all(f"{option.tag}.{value}" in keys for value in option.allowed)
 
 
 def test_the_standard_deck_reads_as_faces_and_symbols() -> None:
