@@ -13,6 +13,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.cards import Card
@@ -167,11 +168,16 @@ class GameSpec:
     def has_rounds(self) -> bool:
         return self.rounds != NO_ROUNDS
 
+    @cached_property
+    def _suits_by_code(self) -> dict[str, Suit]:
+        # read on every trick's reasons, so looked up rather than searched
+        return {suit.code: suit for suit in self.suits}
+
     def suit(self, code: str) -> Suit | None:
-        return next((suit for suit in self.suits if suit.code == code), None)
+        return self._suits_by_code.get(code)
 
     def suit_name(self, code: str, lang: str = "en") -> str:
-        suit = self.suit(code)
+        suit = self._suits_by_code.get(code)
         return code if suit is None else suit.name.get(lang)
 
     def suit_colours(self) -> dict[str, str]:
@@ -318,32 +324,31 @@ class Engine(ABC, Generic[S]):
     """
 
     spec: ClassVar[GameSpec]
+    # copied from the spec once, as every reason an engine gives names its slug
+    slug: ClassVar[str]
+    title: ClassVar[str]
+    player_counts: ClassVar[range]
     # event type -> the method that applies it, gathered from @handles marks
     handlers: ClassVar[dict[str, EventHandler]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.handlers = {
-            method.handles: method
-            for method in vars(cls).values()
-            if isinstance(getattr(method, "handles", None), str)
+            **cls.handlers,
+            **{
+                method.handles: method
+                for method in vars(cls).values()
+                if isinstance(getattr(method, "handles", None), str)
+            },
         }
+        spec = vars(cls).get("spec")
+        if spec is not None:
+            cls.slug, cls.title = spec.slug, spec.title.en
+            cls.player_counts = spec.player_counts
     # topic id -> short title; every Reason.topic an engine uses is listed here
     topics: ClassVar[dict[str, str]]
     # message name -> (topic, English template with {named} fields)
     texts: ClassVar[dict[str, tuple[str, str]]]
-
-    @property
-    def slug(self) -> str:
-        return self.spec.slug
-
-    @property
-    def title(self) -> str:
-        return self.spec.title.en
-
-    @property
-    def player_counts(self) -> range:
-        return self.spec.player_counts
 
     def check_players(self, players: list[str]) -> None:
         low, high = self.player_counts.start, self.player_counts.stop - 1
@@ -448,9 +453,9 @@ def need_list(event: Event, key: str, problem: str) -> list[Any]:
     return value
 
 
-def need_card(code: object) -> Card:
-    """A card code read as a card (CardError when it is not one)."""
-    return Card.parse(code)
+# A card code read as a card (CardError when it is not one); Card.parse itself,
+# as it runs for every card of every trick.
+need_card: Callable[[object], Card] = Card.parse
 
 
 def need_choice(event: Event, key: str, allowed: list[str]) -> str:
