@@ -6,9 +6,9 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.errors import FormatError, LogError, RuleError
+from companion.errors import LogError, RuleError
 from companion.games import get_engine
-from companion.games.base import Engine, Event, Outcome, Prompt, State
+from companion.games.base import Engine, Event, Outcome, Prompt, State, Summary
 from companion.log import HEADER, GameLog
 
 
@@ -22,11 +22,15 @@ class Step:
 @dataclass
 class Replay:
     log: GameLog
-    engine: Engine
+    engine: Engine[Any]
     state: State
     steps: list[Step] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
+        """The summary as the JSON the specification gives (see :meth:`standing`)."""
+        return self.standing().to_dict()
+
+    def standing(self) -> Summary:
         return self.engine.summary(self.state)
 
     def prompt(self) -> Prompt:
@@ -48,17 +52,18 @@ class Replay:
         return _apply(self.engine, trial, event, len(self.log.events) + 1)
 
 
-def _apply(engine: Engine, state: State, event: Event, number: int) -> Outcome:
+def _apply(engine: Engine[Any], state: State, event: Event, number: int) -> Outcome:
+    """One event applied, or a LogError numbered with the event.
+
+    Only LogError is a refusal: engines refuse malformed events themselves, so
+    any other exception is a bug in the engine and surfaces as one.
+    """
     if state.finished:
         raise RuleError("the game is already over", number)
     try:
         return engine.apply(state, event)
     except LogError as error:
         raise error.at(number) from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        raise FormatError(
-            f'the {event.get("type")} event cannot be read ({error})', number
-        ) from None
 
 
 def start(log: GameLog) -> Replay:

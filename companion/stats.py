@@ -3,13 +3,11 @@
 Nothing here is stored: every figure comes from replaying the games the
 store keeps, so a corrected trick corrects the statistics too.
 
-The figure a game is judged by is its summary's ``totals``:
-
-- ``cursed-tricks`` and ``wolf-x-trick``: points; more is better.
-- ``trick-runaway``: life at the end; more is better.
-- ``cursed``: fortunes left (neither cursed nor ruined); more is better.
-- ``black-hearts``: curse points; LESS is better, so a player's "best" game
-  there is their lowest total.
+The figure a game is judged by is its summary's ``totals``; what they
+measure (points, life, fortunes left, curse points) and whether less is
+better is part of each game's description (``GameSpec.measure`` and
+``GameSpec.lower_is_better``): where less is better, a player's "best" game
+is their lowest total.
 
 "Best" is simply the best of those figures over a player's finished games; it
 is not always the winning figure (in Wolf x Trick the second-highest total may
@@ -28,34 +26,16 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from companion.errors import LogError, StoreError
-from companion.games.base import Event
+from companion.games import all_games, describe
+from companion.games.base import EVENT_STEP, PILE_STEP, ROUND_STEP, Event
 from companion.replay import Replay, start
 from companion.store import GameInfo, Store
 
-LOWER_IS_BETTER = frozenset({"black-hearts"})
+# Read from the games' descriptions, for screens that list every game.
+LOWER_IS_BETTER = frozenset(game.slug for game in all_games() if game.lower_is_better)
 
 # What a game's totals measure, for a screen's labels.
-MEASURES: dict[str, str] = {
-    "cursed-tricks": "points",
-    "wolf-x-trick": "points",
-    "trick-runaway": "life",
-    "black-hearts": "curse-points",
-    "cursed": "fortunes",
-}
-
-# How a game's chart steps forward (see chart_series).
-ROUND_STEP, PILE_STEP, EVENT_STEP = "round", "pile", "event"
-
-# Events after which a step-by-step chart takes a new point: the ones that can
-# change the totals (a Wolf x Trick trick makes a pile, as a pile event does).
-_STEP_EVENTS: dict[str, frozenset[str]] = {
-    "wolf-x-trick": frozenset({"trick", "pile"}),
-    "cursed": frozenset({"spell", "set"}),
-}
-
-# Games whose round scores add up to the totals; the others' round scores are
-# already the running figure (Trick Runaway's life at a round's end).
-_SUMMED_ROUNDS = frozenset({"cursed-tricks", "black-hearts"})
+MEASURES: dict[str, str] = {game.slug: game.measure for game in all_games()}
 
 
 # one game: its table and its chart
@@ -109,16 +89,16 @@ def chart_series(result: Replay) -> Series:
     rounds). Only completed rounds count, as in the summary.
     """
     log = result.log
+    game = describe(log.game)
     players = list(log.players)
     fresh = start(log)
     first = Step(0, _whole(fresh.engine.totals(fresh.state)))
-    if log.game in _STEP_EVENTS:
-        kind = PILE_STEP if log.game == "wolf-x-trick" else EVENT_STEP
-        steps = [first, *_event_steps(fresh, result.log.events, kind)]
-    else:
-        kind = ROUND_STEP
+    kind = game.chart_step
+    if kind == ROUND_STEP:
         steps = [first, *_round_steps(result, first.values)]
-    return Series(log.game, MEASURES[log.game], kind, players, steps)
+    else:
+        steps = [first, *_event_steps(fresh, result.log.events, kind)]
+    return Series(log.game, game.measure, kind, players, steps)
 
 
 def _whole(totals: dict[str, Any]) -> dict[str, int]:
@@ -126,7 +106,7 @@ def _whole(totals: dict[str, Any]) -> dict[str, int]:
 
 
 def _round_steps(result: Replay, start_values: dict[str, int]) -> list[Step]:
-    summed = result.log.game in _SUMMED_ROUNDS
+    summed = describe(result.log.game).summed_rounds
     running = dict(start_values)
     steps: list[Step] = []
     for number, entry in enumerate(result.summary()["rounds"], start=1):
@@ -145,7 +125,7 @@ def _event_steps(fresh: Replay, events: list[Event], kind: str) -> list[Step]:
     The replay holds the final state only, so the states in between are
     rebuilt here; the log replayed once already, so no event can fail.
     """
-    wanted = _STEP_EVENTS[fresh.log.game]
+    wanted = describe(fresh.log.game).chart_events
     engine, state = fresh.engine, fresh.state
     steps: list[Step] = []
     for number, event in enumerate(events, start=1):
@@ -207,7 +187,7 @@ class GameFigures:
     def best(self) -> int | None:
         if not self.totals:
             return None
-        pick = min if self.game in LOWER_IS_BETTER else max
+        pick = min if describe(self.game).lower_is_better else max
         return pick(self.totals)
 
 

@@ -8,6 +8,7 @@ import threading
 
 import flet as ft
 
+from companion.games import describe
 from companion.paths import data_dir
 from companion.store import Store
 from screens.cursed import CursedTable
@@ -49,9 +50,9 @@ def table(
     with app.lock:
         game = app.store.load(game_id).log.game
     app.keep_awake(True)
-    if game == "cursed":
-        return CursedTable(app, game_id)
-    return TrickTable(app, game_id, leader=leader, piles=piles)
+    if describe(game).has_tricks:
+        return TrickTable(app, game_id, leader=leader, piles=piles)
+    return CursedTable(app, game_id)
 
 
 def routes(sharing: Sharing | None) -> dict[str, Factory]:

@@ -8,6 +8,7 @@ import flet as ft
 
 from companion.errors import CompanionError
 from companion.games.base import Event
+from companion.games.cursed import EFFECTS, FORTUNES, STATES
 from companion.i18n import reason_text
 from companion.replay import Replay
 from screens import ui
@@ -15,15 +16,19 @@ from screens.figures import shown
 from screens.reasons import last_reasons
 from screens.shell import App
 
-FORTUNES = ("wealth", "health", "love", "fate", "luck")
-STATES = ("blessed", "neutral", "cursed", "ruined")
-EFFECTS = ("bless", "curse", "neutralize")
-STATE_COLOURS = {
-    "blessed": ft.Colors.GREEN_600,
-    "neutral": ft.Colors.BLUE_GREY_400,
-    "cursed": ft.Colors.DEEP_ORANGE_600,
-    "ruined": ft.Colors.BLACK,
-}
+# in the order of STATES: blessed, neutral, cursed, ruined
+STATE_COLOURS = dict(
+    zip(
+        STATES,
+        (
+            ft.Colors.GREEN_600,
+            ft.Colors.BLUE_GREY_400,
+            ft.Colors.DEEP_ORANGE_600,
+            ft.Colors.BLACK,
+        ),
+        strict=True,
+    )
+)
 # A spell is built in this order, one tap each.
 SPELL_STEPS = ("caster", "target", "fortune")
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games import all_games, describe
+
 EMPTY = "–"
 
 
@@ -22,32 +24,14 @@ def shown(value: Any) -> str:
     return str(value)
 
 
-# slug -> the summary fields shown for a player, in order
-FIELDS: dict[str, tuple[str, ...]] = {
-    "cursed-tricks": ("curses", "pile", "tricks"),
-    "trick-runaway": (
-        "life",
-        "side",
-        "escape",
-        "damage",
-        "curses",
-        "out",
-        "eliminated",
-    ),
-    "wolf-x-trick": ("piles", "eliminated"),
-    "black-hearts": ("taken", "round_points"),
-    "cursed": (),
-}
+# slug -> the summary fields shown for a player, in order (each game says which)
+FIELDS: dict[str, tuple[str, ...]] = {game.slug: game.figures for game in all_games()}
 
 
 def player_figures(
     slug: str, view: dict[str, Any], options: dict[str, Any]
 ) -> list[tuple[str, str]]:
     """(field, text) pairs for one player's panel."""
-    values = dict(view)
-    if slug == "black-hearts":
-        points = options.get("curse_points") or {}
-        values["round_points"] = sum(
-            int(points.get(str(card), 0)) for card in view.get("taken", [])
-        )
-    return [(name, shown(values.get(name))) for name in FIELDS.get(slug, ())]
+    game = describe(slug)
+    values = game.player_figures(view, options)
+    return [(name, shown(values.get(name))) for name in game.figures]

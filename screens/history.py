@@ -14,7 +14,7 @@ import flet as ft
 import flet_charts as fch
 
 from companion import stats
-from companion.games import SLUGS
+from companion.games import SLUGS, all_games
 from companion.i18n import reason_text, word
 from companion.log import dumps
 from companion.replay import Replay
@@ -297,7 +297,7 @@ class GameDetail:
     def table_part(self) -> ft.Control:
         t = self.app.t
         table = stats.round_table(self.result)
-        measure = t(f"stats.measure.{stats.MEASURES[self.slug]}")
+        measure = t(f"stats.measure.{self.result.engine.spec.measure}")
         columns = [ft.DataColumn(ft.Text(t("history.round")))] + [
             ft.DataColumn(ft.Text(name, weight=ft.FontWeight.BOLD))
             for name in table.players
@@ -341,7 +341,7 @@ class GameDetail:
             data_row_max_height=40,
         )
         # CURSED! has no rounds: its table is only where the game stands.
-        has_rounds = self.slug != "cursed"
+        has_rounds = self.result.engine.spec.has_rounds
         title = t("history.rounds" if has_rounds else "history.standing")
         parts: list[ft.Control] = [ui.heading(title, 16)]
         if not table.rows and has_rounds:
@@ -617,9 +617,9 @@ class Stats:
     def legend(self) -> str:
         t = self.app.t
         measures = []
-        for slug in SLUGS:
-            words = f"{t(f'game.{slug}')}: {t(f'stats.measure.{stats.MEASURES[slug]}')}"
-            if slug in stats.LOWER_IS_BETTER:
+        for game in all_games():
+            words = f"{t(f'game.{game.slug}')}: {t(f'stats.measure.{game.measure}')}"
+            if game.lower_is_better:
                 words += f" ({t('stats.lower-better')})"
             measures.append(words)
         return f"{t('stats.counted')} {' / '.join(measures)}"

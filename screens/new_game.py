@@ -2,31 +2,31 @@
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 from typing import Any
 
 import flet as ft
 
 from companion.errors import CompanionError, FormatError
-from companion.games import SLUGS
+from companion.games import SLUGS, describe
+from companion.games.base import (
+    CARD_POINTS,
+    CHOICE,
+    LEADER,
+    NUMBER,
+    NUMBER_SET,
+    NUMBERS,
+    SUIT,
+    GameSpec,
+    OptionSpec,
+)
 from companion.log import GameLog
 from companion.replay import start
 from screens import ui
 from screens.shell import TABLE, App
 
-EDITIONS = Path(__file__).resolve().parent.parent / "data" / "editions.json"
 RANDOM = "\x00random"  # never a valid name, so it cannot clash with a player
-TRICK_GAMES_WITH_LEADER_ONLY = ("cursed-tricks", "trick-runaway", "wolf-x-trick")
-RUNAWAY_NUMBERS = ("life", "black_life")
-RUNAWAY_TRACKS = ("escape_track", "damage_track")
-CURSE_CARDS = tuple(f"C{n}" for n in range(1, 7))
-FIXED_CARDS = tuple(f"F{n}" for n in range(1, 7))
-
-
-def editions() -> dict[str, Any]:
-    return json.loads(EDITIONS.read_text(encoding="utf-8"))
+TYPED = (NUMBER, NUMBERS)  # options typed into fields that share one row
 
 
 def numbers(value: str) -> list[int]:
@@ -37,77 +37,120 @@ def numbers(value: str) -> list[int]:
 class NewGame:
     def __init__(self, app: App) -> None:
         self.app = app
-        self.game = "cursed-tricks"
+        self.game = SLUGS[0]
         self.players: list[str] = []
         self.typed = ""
         self.starter: str | None = RANDOM
-        self.piles = False  # Wolf x Trick: count the piles at the end instead
-        self.fields: dict[str, str] = {}
-        self.deck = "original"
-        self.removed: str | None = None
-        self.moons: set[int] = set()
-        self.two_oclock = "F2"
+        self.piles = False  # counted at the end instead of trick by trick
+        self.fields: dict[str, str] = {}  # typed options, by field
+        self.picked: dict[str, Any] = {}  # options chosen by tapping, by name
         self.load_edition()
 
-    # the edition numbers, remembered per game (per player count for Runaway)
+    @property
+    def spec(self) -> GameSpec:
+        return describe(self.game)
+
+    # the edition numbers, remembered per game (per player count when the
+    # game's defaults depend on it)
 
     def remembered(self) -> dict[str, Any]:
         found = self.app.call(lambda: self.app.store.table_options(self.game))
         return dict(found or {})
 
-    def runaway_count(self) -> str:
-        return "5" if len(self.players) == 5 else "4"
+    def edition_counts(self) -> list[int]:
+        """The player counts whose editions differ (empty: one edition for all)."""
+        counts = {n for o in self.spec.confirmed_options for n in o.by_count}
+        return sorted(counts)
+
+    def edition_count(self) -> str:
+        counts = self.edition_counts() or [len(self.players)]
+        count = len(self.players)
+        return str(count if count in counts else counts[0])
 
     def load_edition(self) -> None:
-        base = editions().get(self.game, {})
         mine = self.remembered()
         self.confirmed = bool(mine)
-        if self.game == "trick-runaway":
-            count = self.runaway_count()
-            chosen = {**base[count], **mine.get(count, {})}
-            self.fields = {k: str(chosen[k]) for k in RUNAWAY_NUMBERS}
-            self.fields.update(
-                {k: ", ".join(str(n) for n in chosen[k]) for k in RUNAWAY_TRACKS}
-            )
-        elif self.game == "wolf-x-trick":
-            self.moons = set(mine.get("full_moon_ranks", base["full_moon_ranks"]))
-        elif self.game == "black-hearts":
-            self.two_oclock = mine.get("two_oclock", base["two_oclock"])
-            points = {**base["curse_points"], **mine.get("curse_points", {})}
-            self.fields = {card: str(points.get(card, 0)) for card in CURSE_CARDS}
+        per_count = bool(self.edition_counts())
+        if per_count:
+            mine = mine.get(self.edition_count(), {})
+        for option in self.spec.confirmed_options:
+            base = option.default_for(int(self.edition_count()))
+            value = mine.get(option.name, base)
+            if option.kind == NUMBER:
+                self.fields[option.name] = str(value)
+            elif option.kind == NUMBERS:
+                self.fields[option.name] = ", ".join(str(n) for n in value)
+            elif option.kind == CARD_POINTS:
+                points = {**base, **value}
+                self.fields.update(
+                    {card: str(points.get(card, 0)) for card in option.allowed}
+                )
+            elif option.kind == NUMBER_SET:
+                self.picked[option.name] = set(value)
+            else:
+                self.picked[option.name] = value
 
     def edition_options(self) -> dict[str, Any]:
         """The options as typed; raises FormatError on a number that is not one."""
+        found: dict[str, Any] = {}
         try:
-            if self.game == "trick-runaway":
-                found: dict[str, Any] = {
-                    k: int(self.fields[k]) for k in RUNAWAY_NUMBERS
-                }
-                found.update({k: numbers(self.fields[k]) for k in RUNAWAY_TRACKS})
-                return found
-            if self.game == "black-hearts":
-                points = {card: int(self.fields[card]) for card in CURSE_CARDS}
-                return {"two_oclock": self.two_oclock, "curse_points": points}
+            for option in self.spec.confirmed_options:
+                found[option.name] = self.typed_option(option)
         except ValueError:
             raise FormatError(self.app.t("new.not-a-number")) from None
-        if self.game == "wolf-x-trick":
-            return {"full_moon_ranks": sorted(self.moons)}
-        return {}
+        return found
+
+    def typed_option(self, option: OptionSpec) -> Any:
+        if option.kind == NUMBER:
+            return int(self.fields[option.name])
+        if option.kind == NUMBERS:
+            return numbers(self.fields[option.name])
+        if option.kind == CARD_POINTS:
+            return {card: int(self.fields[card]) for card in option.allowed}
+        if option.kind == NUMBER_SET:
+            return sorted(self.picked[option.name])
+        return self.picked[option.name]
+
+    def shown(self, option: OptionSpec) -> bool:
+        """Whether the form offers the option for the players listed so far."""
+        if not option.tag:
+            return False
+        return not option.counts or len(self.players) in option.counts
+
+    def choice(self, option: OptionSpec) -> Any:
+        """An option chosen per game: as tapped, else its default.
+
+        A suit option's default is the last suit on offer (the rules' choice).
+        """
+        if option.kind == SUIT:
+            return self.picked.get(option.name) or self.offered(option)[-1]
+        return self.picked.get(option.name, option.default)
+
+    def offered(self, option: OptionSpec) -> tuple[Any, ...]:
+        if option.allowed_by is None:
+            return option.allowed
+        return option.offered_for(
+            {option.allowed_by: self.choice(self.spec.option(option.allowed_by))}
+        )
 
     def options(self) -> dict[str, Any]:
         found = self.edition_options()
-        if self.game == "cursed-tricks":
-            found["deck"] = self.deck
-            if self.removed and len(self.players) == 3:
-                found["removed_suit"] = self.removed
+        for option in self.spec.options:
+            if option.confirmed or not option.tag:
+                continue
+            if option.kind == CHOICE:
+                found[option.name] = self.choice(option)
+            elif self.picked.get(option.name) and self.shown(option):
+                # a suit left to its default is the rules' choice: not written
+                found[option.name] = self.picked[option.name]
         return found
 
     def remember(self, edition: dict[str, Any]) -> None:
         if not edition:
             return
-        if self.game == "trick-runaway":
+        if self.edition_counts():
             kept = self.remembered()
-            kept[self.runaway_count()] = edition
+            kept[self.edition_count()] = edition
             edition = kept
         self.app.store.remember_options(self.game, edition)
 
@@ -129,7 +172,7 @@ class NewGame:
             self.players.append(name)
             self.typed = ""
             self.app.message = None
-            if self.game == "trick-runaway":
+            if self.edition_counts():
                 self.load_edition()
         self.refresh()
 
@@ -143,7 +186,7 @@ class NewGame:
         name = self.players.pop(at)
         if self.starter == name:
             self.starter = RANDOM
-        if self.game == "trick-runaway":
+        if self.edition_counts():
             self.load_edition()
         self.refresh()
 
@@ -154,8 +197,12 @@ class NewGame:
     def set_field(self, key: str, value: str) -> None:
         self.fields[key] = value
 
-    def toggle_moon(self, number: int) -> None:
-        self.moons ^= {number}
+    def toggle(self, name: str, number: int) -> None:
+        self.picked[name] ^= {number}
+        self.refresh()
+
+    def pick(self, name: str, value: object) -> None:
+        self.picked[name] = value
         self.refresh()
 
     def set_attr(self, name: str, value: object) -> None:
@@ -188,9 +235,8 @@ class NewGame:
         def create() -> str:
             game_id = app.store.create_game(log)
             self.remember(edition)
-            if self.game in TRICK_GAMES_WITH_LEADER_ONLY and not (
-                self.game == "wolf-x-trick" and self.piles
-            ):
+            spec = self.spec
+            if spec.leader_at_start and not (spec.counted_at_end and self.piles):
                 app.store.append(game_id, {"type": "round", "leader": leader})
             return game_id
 
@@ -217,7 +263,7 @@ class NewGame:
             )
         )
         parts += self.players_part()
-        if self.game != "cursed":
+        if LEADER in self.spec.round_asks:
             parts += self.starter_part()
         parts += self.options_part()
         if self.app.message:
@@ -306,61 +352,30 @@ class NewGame:
 
     def options_part(self) -> list[ft.Control]:
         t = self.app.t
-        game = self.game
+        spec = self.spec
         rows: list[ft.Control] = []
-        if game == "cursed-tricks":
-            rows.append(
-                ui.wrap(
-                    [
-                        ui.tap(
-                            t(f"deck.{deck}"),
-                            lambda deck=deck: self.set_attr("deck", deck),
-                            f"deck-{deck}",
-                            primary=self.deck == deck,
-                        )
-                        for deck in ("original", "standard")
-                    ]
-                )
-            )
-            if len(self.players) == 3:
-                suits = "PGRY" if self.deck == "original" else "SHDC"
-                rows.append(ft.Text(t("new.removed-suit")))
-                rows.append(
-                    ui.wrap(
-                        [
-                            ui.tap(
-                                suit,
-                                lambda suit=suit: self.set_attr("removed", suit),
-                                f"removed-{suit}",
-                                primary=(self.removed or suits[-1]) == suit,
-                            )
-                            for suit in suits
-                        ]
-                    )
-                )
-        elif game == "trick-runaway":
-            rows.append(ft.Text(t("new.runaway-edition", count=self.runaway_count())))
-            rows.append(
-                ui.wrap(
-                    [self.number_field(k, t(f"opt.{k}")) for k in RUNAWAY_NUMBERS]
-                    + [self.number_field(k, t(f"opt.{k}"), 200) for k in RUNAWAY_TRACKS]
-                )
-            )
-        elif game == "wolf-x-trick":
-            rows.append(ft.Text(t("new.full-moons")))
-            rows.append(
-                ui.wrap(
-                    [
-                        ui.tap(
-                            str(n),
-                            lambda n=n: self.toggle_moon(n),
-                            f"moon-{n}",
-                            primary=n in self.moons,
-                        )
-                        for n in range(1, 12)
-                    ]
-                )
-            )
+        typed: list[ft.Control] = []  # typed fields waiting for their shared row
+
+        def close_typed_row() -> None:
+            if typed:
+                rows.append(ui.wrap(list(typed)))
+                typed.clear()
+
+        for option in spec.options:
+            if not self.shown(option):
+                continue
+            if option.heading or option.kind not in TYPED:
+                close_typed_row()
+            if option.heading:
+                rows.append(ft.Text(t(option.heading, count=self.edition_count())))
+            if option.kind in TYPED:
+                width = 120 if option.kind == NUMBER else 200
+                label = t(f"opt.{option.name}")
+                typed.append(self.number_field(option.name, label, width))
+            else:
+                rows.append(ui.wrap(self.option_entries(option)))
+        close_typed_row()
+        if spec.counted_at_end:
             rows.append(
                 ui.wrap(
                     [
@@ -379,27 +394,10 @@ class NewGame:
                     ]
                 )
             )
-        elif game == "black-hearts":
-            rows.append(ft.Text(t("new.two-oclock")))
-            rows.append(
-                ui.wrap(
-                    [
-                        ui.tap(
-                            card,
-                            lambda card=card: self.set_attr("two_oclock", card),
-                            f"two-{card}",
-                            primary=self.two_oclock == card,
-                        )
-                        for card in FIXED_CARDS
-                    ]
-                )
-            )
-            rows.append(ft.Text(t("new.curse-points")))
-            rows.append(ui.wrap([self.number_field(c, c, 80) for c in CURSE_CARDS]))
         if not rows:
             return []
         head: list[ft.Control] = [ui.heading(t("new.options"), 16)]
-        if game in ("trick-runaway", "wolf-x-trick", "black-hearts"):
+        if spec.confirmed_options:
             head.append(
                 ft.Text(
                     t("new.remembered" if self.confirmed else "new.confirm-once"),
@@ -408,6 +406,34 @@ class NewGame:
                 )
             )
         return head + rows
+
+    def option_entries(self, option: OptionSpec) -> list[ft.Control]:
+        """The buttons or fields of one option that is not simply typed."""
+        name, tag = option.name, option.tag
+        if option.kind == CARD_POINTS:
+            return [self.number_field(card, card, 80) for card in option.allowed]
+        if option.kind == NUMBER_SET:
+            chosen = self.picked[name]
+            return [
+                ui.tap(
+                    str(n),
+                    lambda n=n: self.toggle(name, n),
+                    f"{tag}-{n}",
+                    primary=n in chosen,
+                )
+                for n in option.allowed
+            ]
+        current = self.choice(option)
+        label = (lambda v: self.app.t(f"{tag}.{v}")) if option.kind == CHOICE else str
+        return [
+            ui.tap(
+                label(value),
+                lambda value=value: self.pick(name, value),
+                f"{tag}-{value}",
+                primary=current == value,
+            )
+            for value in self.offered(option)
+        ]
 
     def number_field(self, key: str, label: str, width: int = 120) -> ft.Control:
         return ui.tagged(

@@ -11,8 +11,18 @@ from typing import Any
 
 import flet as ft
 
+from companion.cards import Card
 from companion.errors import ChoiceNeeded, CompanionError
-from companion.games.base import Event, Prompt
+from companion.games.base import (
+    GIFT,
+    LEADER_BY_RULE,
+    MANY_ROUNDS,
+    REVERSED,
+    TWO_OCLOCK_HOLDER,
+    Event,
+    GameSpec,
+    Prompt,
+)
 from companion.replay import Replay, replay
 from screens import ui
 from screens.figures import player_figures, shown
@@ -121,6 +131,10 @@ class TrickTable:
     @property
     def slug(self) -> str:
         return self.replay.log.game
+
+    @property
+    def spec(self) -> GameSpec:
+        return self.replay.engine.spec
 
     def stored(self, action: Callable[[], Replay]) -> bool:
         """Run a store action that changes the game; show the result or the refusal."""
@@ -258,8 +272,9 @@ class TrickTable:
         event: Event = {"type": "round"}
         if leader is not None:
             event["leader"] = leader
-        if self.slug == "black-hearts":
+        if GIFT in self.spec.round_asks:
             event["gift"] = self.gift.strip() or None
+        if REVERSED in self.spec.round_asks:
             event["reversed"] = self.reversed
         self.record(event)
 
@@ -376,7 +391,7 @@ class TrickTable:
     def round_label(self, summary: dict[str, Any]) -> list[ft.Control]:
         """Round number, and for Black Hearts what this round's Gift says."""
         t = self.app.t
-        if summary["finished"] or self.slug == "wolf-x-trick":
+        if summary["finished"] or self.spec.rounds != MANY_ROUNDS:
             return []
         labels: list[ft.Control] = [
             ft.Text(t("table.round", n=len(summary["rounds"]) + 1))
@@ -384,11 +399,12 @@ class TrickTable:
         events = self.replay.log.events
         start = round_start(events)
         playing = "trick" in self.replay.prompt().expects
-        if self.slug == "black-hearts" and start and playing:
+        asks = self.spec.round_asks
+        if start and playing:
             event = events[start - 1]
-            if event.get("reversed"):
+            if REVERSED in asks and event.get("reversed"):
                 labels.append(ui.note(t("round.reversed"), "round-reversed"))
-            if event.get("gift"):
+            if GIFT in asks and event.get("gift"):
                 labels.append(
                     ui.note(t("round.gift-is", text=event["gift"]), "round-gift")
                 )
@@ -434,7 +450,7 @@ class TrickTable:
         return parts
 
     def card_grid(self, prompt: Prompt) -> ft.Control:
-        colours = ui.SUIT_COLOURS.get(self.slug, {})
+        colours = self.spec.suit_colours()
         left = Counter(prompt.cards)
         offered = [
             card for card in left if left[card] > self.tapped.count(str(card))
@@ -443,18 +459,19 @@ class TrickTable:
         for suit, cards in groupby(offered, key=lambda card: card.suit):
             rows.append(
                 ui.wrap(
-                    [self.card_button(str(card), colours.get(suit)) for card in cards],
+                    [self.card_button(card, colours.get(suit)) for card in cards],
                     spacing=4,
                     key=f"suit-{suit}",
                 )
             )
         return ft.Column(rows, spacing=8, key="cards")
 
-    def card_button(self, code: str, colour: str | None) -> ft.Control:
+    def card_button(self, card: Card, colour: str | None) -> ft.Control:
         """The same control each time, so a redraw has nothing to compare for it."""
+        code = str(card)
         if code not in self.card_buttons:
             self.card_buttons[code] = ui.card_button(
-                code, colour, lambda: self.tap_card(code)
+                code, self.spec.card_label(card), colour, lambda: self.tap_card(code)
             )
         return self.card_buttons[code]
 
@@ -499,7 +516,7 @@ class TrickTable:
         parts: list[ft.Control] = []
         if summary["rounds"]:
             parts.append(self.round_scores(summary, len(summary["rounds"]) - 1))
-        if self.slug == "black-hearts":
+        if GIFT in self.spec.round_asks:
             parts.append(
                 ui.tagged(
                     "gift",
@@ -510,6 +527,7 @@ class TrickTable:
                     ),
                 )
             )
+        if REVERSED in self.spec.round_asks:
             parts.append(
                 ui.wrap(
                     [
@@ -529,10 +547,10 @@ class TrickTable:
                 )
             )
         parts.append(ui.heading(t("round.who-leads"), 16))
-        if self.slug == "black-hearts":
+        if TWO_OCLOCK_HOLDER in self.spec.round_asks:
             parts.append(ft.Text(t("round.two-oclock-holder"), size=12))
         buttons: list[ft.Control] = []
-        if self.slug == "trick-runaway" and summary["rounds"]:
+        if LEADER_BY_RULE in self.spec.round_asks and summary["rounds"]:
             buttons.append(
                 ui.tap(
                     t("round.by-rule"),

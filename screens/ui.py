@@ -7,43 +7,17 @@ from typing import Any
 
 import flet as ft
 
+from companion.games import describe
+
 # Thumb-sized: the platform guidelines ask for at least 48 logical pixels.
 TOUCH = 48
 WIDE = 700  # from this page width on, entry and scoreboard sit side by side
 
 Handler = Callable[[], Any]
 
-SUIT_COLOURS: dict[str, dict[str, str]] = {
-    "cursed-tricks": {
-        "P": ft.Colors.PURPLE_600,
-        "G": ft.Colors.GREEN_700,
-        "R": ft.Colors.RED_600,
-        "Y": ft.Colors.AMBER_700,
-        "S": ft.Colors.BLUE_GREY_800,
-        "H": ft.Colors.RED_600,
-        "D": ft.Colors.ORANGE_800,
-        "C": ft.Colors.GREEN_800,
-    },
-    "trick-runaway": {
-        "C": ft.Colors.GREEN_700,
-        "H": ft.Colors.RED_600,
-        "S": ft.Colors.BLUE_GREY_800,
-        "D": ft.Colors.ORANGE_800,
-        "T": ft.Colors.BROWN_500,
-    },
-    "wolf-x-trick": {
-        "R": ft.Colors.RED_600,
-        "B": ft.Colors.BLUE_700,
-        "Y": ft.Colors.AMBER_700,
-        "G": ft.Colors.GREEN_700,
-        "P": ft.Colors.PURPLE_600,
-    },
-    "black-hearts": {
-        "C": ft.Colors.RED_700,
-        "F": ft.Colors.BLUE_700,
-        "W": ft.Colors.BLUE_GREY_500,
-    },
-}
+def suit_colours(slug: str) -> dict[str, str]:
+    """Each suit's colour by its code, as the game describes it."""
+    return describe(slug).suit_colours()
 
 
 class Memo:
@@ -135,9 +109,11 @@ def icon_tap(
     )
 
 
-def card_button(code: str, colour: str | None, on_tap: Handler) -> ft.Control:
+def card_button(
+    code: str, label: str, colour: str | None, on_tap: Handler
+) -> ft.Control:
     button = ft.FilledButton(
-        content=ft.Text(code, size=15, weight=ft.FontWeight.BOLD),
+        content=ft.Text(label, size=15, weight=ft.FontWeight.BOLD),
         on_click=lambda _: on_tap(),
         bgcolor=colour,
         color=ft.Colors.WHITE,

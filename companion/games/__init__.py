@@ -1,11 +1,17 @@
-"""The five games, by the slug the log names them with."""
+"""The five games, by the slug the log names them with.
+
+Each game's module holds its engine (``ENGINE``) and describes itself in one
+:class:`~companion.games.base.GameSpec` (``SPEC``); the rest of the program
+reads a game's names, suits, options and figures from there.
+"""
 
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 
 from companion.errors import FormatError
-from companion.games.base import Engine
+from companion.games.base import Engine, GameSpec
 from companion.log import HEADER
 
 _MODULES = {
@@ -19,14 +25,28 @@ _MODULES = {
 SLUGS: tuple[str, ...] = tuple(_MODULES)
 
 
-def get_engine(slug: object) -> Engine:
+def _module(slug: object) -> ModuleType:
     if slug not in _MODULES:
         raise FormatError(
             f'unknown game "{slug}" (known games: {", ".join(SLUGS)})', HEADER
         )
-    module = importlib.import_module(_MODULES[str(slug)])
-    return module.ENGINE
+    return importlib.import_module(_MODULES[str(slug)])
+
+
+def get_engine(slug: object) -> Engine:
+    engine: Engine = _module(slug).ENGINE
+    return engine
+
+
+def describe(slug: object) -> GameSpec:
+    """What the game is: names, suits, options, figures (FormatError if unknown)."""
+    spec: GameSpec = _module(slug).SPEC
+    return spec
 
 
 def all_engines() -> list[Engine]:
     return [get_engine(slug) for slug in SLUGS]
+
+
+def all_games() -> list[GameSpec]:
+    return [describe(slug) for slug in SLUGS]

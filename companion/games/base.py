@@ -11,14 +11,205 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from functools import cached_property
+from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.cards import Card
 from companion.errors import FormatError, RuleError
 from companion.log import HEADER
 
+# One event of the log: a JSON object with a "type". Engines read its fields
+# through the need* helpers below, which refuse a missing or malformed field.
 Event = dict[str, Any]
+# Each player's figure, by name; what it measures is the game's GameSpec.measure.
+Totals = dict[str, int]
+# What the summary says of one player, field by field (plain JSON values).
+PlayerView = dict[str, Any]
+
+# How a game describes itself to the rest of the program: everything a screen,
+# the statistics or the rules search needs to know about a game without
+# naming it. Each game's module declares one GameSpec; a sixth game adds its
+# module and its slug in ``companion.games`` and nothing else.
+
+
+@dataclass(frozen=True)
+class Words:
+    """The same name or title in each language the companion speaks."""
+
+    en: str
+    ja: str
+
+    def get(self, lang: str) -> str:
+        return self.ja if lang == "ja" else self.en
+
+
+@dataclass(frozen=True)
+class Suit:
+    code: str
+    name: Words
+    colour: str  # "#rrggbb", so the core stays free of any UI toolkit
+    symbol: str = ""
+
+
+# Option kinds, and the entry a form offers for each.
+CHOICE = "choice"  # one of ``allowed``, as buttons
+SUIT = "suit"  # one suit of the deck ``allowed_by`` names, as buttons
+NUMBER = "number"  # a whole number, typed
+NUMBERS = "numbers"  # a list of whole numbers, typed "0, -2, -3"
+NUMBER_SET = "number-set"  # some of ``allowed``, toggled
+CARD = "card"  # one card code of ``allowed``, as buttons
+CARD_POINTS = "card-points"  # points per card code; ``allowed`` are the typed ones
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a game's log header.
+
+    ``confirmed`` options are the edition numbers a table confirms once: the
+    new-game form shows them with their defaults and remembers what was typed.
+    ``tag`` is the prefix of the form's identifiers for the option's entries,
+    ``heading`` the text key shown above them (none: no heading).
+    """
+
+    name: str
+    kind: str
+    default: object
+    by_count: Mapping[int, object] = field(default_factory=dict, hash=False)
+    allowed: tuple[Any, ...] = ()
+    # SUIT options: the option whose value picks the suits on offer, and the
+    # suits for each of its values
+    allowed_by: str | None = None
+    allowed_for: Mapping[str, tuple[str, ...]] = field(
+        default_factory=dict, hash=False
+    )
+    confirmed: bool = False
+    tag: str = ""
+    heading: str | None = None
+    # the player counts the option means something at (empty: every count)
+    counts: tuple[int, ...] = ()
+
+    def default_for(self, player_count: int) -> Any:
+        value = self.by_count.get(player_count, self.default)
+        return json.loads(json.dumps(value))  # a fresh copy, safe to change
+
+    def offered_for(self, chosen: Mapping[str, Any]) -> tuple[Any, ...]:
+        if self.allowed_by is None:
+            return self.allowed
+        return self.allowed_for[str(chosen[self.allowed_by])]
+
+
+# What a round start asks the table.
+LEADER = "leader"  # who leads
+LEADER_BY_RULE = "leader-by-rule"  # after the first round the rules may say who
+TWO_OCLOCK_HOLDER = "two-oclock-holder"  # the leader is whoever holds Two o'clock
+GIFT = "gift"  # the round's gift card text
+REVERSED = "reversed"  # whether the order is turned around
+
+# How many rounds a game has, for headings and tables.
+MANY_ROUNDS, ONE_DEAL, NO_ROUNDS = "many", "one", "none"
+
+# How a chart of the totals steps forward.
+ROUND_STEP, PILE_STEP, EVENT_STEP = "round", "pile", "event"
+
+
+def _plain_figures(view: Mapping[str, Any], options: Mapping[str, Any]) -> dict:
+    return dict(view)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the rest of the program knows about one game."""
+
+    slug: str
+    title: Words
+    # the other names players use for the game, in either language
+    aliases: tuple[str, ...]
+    player_counts: range
+    suits: tuple[Suit, ...] = ()
+    options: tuple[OptionSpec, ...] = ()
+    # the per-player summary fields a screen shows, in order
+    figures: tuple[str, ...] = ()
+    # figures worked out from a player's view and the options, for screens
+    derived_figures: Callable[[Mapping[str, Any], Mapping[str, Any]], dict] = field(
+        default=_plain_figures, compare=False
+    )
+    # what the totals measure ("points", "life", "curse-points", "fortunes")
+    measure: str = "points"
+    lower_is_better: bool = False
+    # True when the round scores add up to the totals; False when each round's
+    # score is already the running figure (life at the round's end)
+    summed_rounds: bool = True
+    chart_step: str = ROUND_STEP
+    # for PILE_STEP and EVENT_STEP: the events after which a chart takes a point
+    chart_events: frozenset[str] = frozenset()
+    rounds: str = MANY_ROUNDS
+    has_tricks: bool = True
+    round_asks: tuple[str, ...] = (LEADER,)
+    # the event fields a trick may need the table to choose (see ChoiceNeeded)
+    trick_choices: tuple[str, ...] = ()
+    # True when the new-game form records the first round with its leader
+    leader_at_start: bool = True
+    # True when the piles may be counted at the end instead of trick by trick
+    counted_at_end: bool = False
+    # standard-deck cards read A, 2-10, J, Q, K with their suit's symbol
+    face_labels: bool = False
+
+    def title_in(self, lang: str) -> str:
+        return self.title.get(lang)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name the game goes by: titles first, then the aliases."""
+        return tuple(dict.fromkeys((self.title.en, self.title.ja, *self.aliases)))
+
+    @property
+    def has_rounds(self) -> bool:
+        return self.rounds != NO_ROUNDS
+
+    @cached_property
+    def _suits_by_code(self) -> dict[str, Suit]:
+        # read on every trick's reasons, so looked up rather than searched
+        return {suit.code: suit for suit in self.suits}
+
+    def suit(self, code: str) -> Suit | None:
+        return self._suits_by_code.get(code)
+
+    def suit_name(self, code: str, lang: str = "en") -> str:
+        suit = self._suits_by_code.get(code)
+        return code if suit is None else suit.name.get(lang)
+
+    def suit_colours(self) -> dict[str, str]:
+        return {suit.code: suit.colour for suit in self.suits}
+
+    def card_label(self, card: Card) -> str:
+        """How a card reads on a button: its code, or a face and a suit symbol."""
+        suit = self.suit(card.suit)
+        if not self.face_labels or suit is None or not suit.symbol:
+            return str(card)
+        return f"{_FACES.get(card.number, str(card.number))}{suit.symbol}"
+
+    def option(self, name: str) -> OptionSpec:
+        return next(option for option in self.options if option.name == name)
+
+    def default_options(self, player_count: int) -> dict[str, Any]:
+        return {
+            option.name: option.default_for(player_count) for option in self.options
+        }
+
+    @property
+    def confirmed_options(self) -> tuple[OptionSpec, ...]:
+        return tuple(option for option in self.options if option.confirmed)
+
+    def player_figures(
+        self, view: Mapping[str, Any], options: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """The figures a screen shows for one player, by field."""
+        return self.derived_figures(view, options)
+
+
+_FACES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 
 @dataclass(frozen=True)
@@ -69,6 +260,46 @@ class State:
     leader: str | None = None
 
 
+S = TypeVar("S", bound=State)
+
+EventHandler = Callable[[Any, Any, Event], Outcome]
+
+
+def handles(kind: str) -> Callable[[EventHandler], EventHandler]:
+    """Marks an engine method as the one that applies events of type ``kind``."""
+
+    def mark(method: EventHandler) -> EventHandler:
+        method.handles = kind  # type: ignore[attr-defined]
+        return method
+
+    return mark
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Where a replayed game stands, as the log specification words it."""
+
+    game: str
+    finished: bool
+    winners: tuple[str, ...]
+    totals: Totals
+    rounds: tuple[dict[str, Any], ...]
+    leader: str | None
+    players: dict[str, PlayerView]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The summary as JSON, keys in the specification's order."""
+        return {
+            "game": self.game,
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "totals": dict(self.totals),
+            "rounds": [dict(entry) for entry in self.rounds],
+            "leader": self.leader,
+            "players": dict(self.players),
+        }
+
+
 @dataclass(frozen=True)
 class Prompt:
     """What the table records next, for a screen to offer.
@@ -84,10 +315,36 @@ class Prompt:
     cards: tuple[Card, ...] = ()
 
 
-class Engine(ABC):
+class Engine(ABC, Generic[S]):
+    """A game's rules over its own state ``S``.
+
+    Each event type is applied by the one method marked ``@handles(type)``.
+    Malformed events are refused with a LogError (the need* helpers below);
+    any other exception out of an engine is a bug, never a bad log.
+    """
+
+    spec: ClassVar[GameSpec]
+    # copied from the spec once, as every reason an engine gives names its slug
     slug: ClassVar[str]
     title: ClassVar[str]
     player_counts: ClassVar[range]
+    # event type -> the method that applies it, gathered from @handles marks
+    handlers: ClassVar[dict[str, EventHandler]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.handlers = {
+            **cls.handlers,
+            **{
+                method.handles: method
+                for method in vars(cls).values()
+                if isinstance(getattr(method, "handles", None), str)
+            },
+        }
+        spec = vars(cls).get("spec")
+        if spec is not None:
+            cls.slug, cls.title = spec.slug, spec.title.en
+            cls.player_counts = spec.player_counts
     # topic id -> short title; every Reason.topic an engine uses is listed here
     topics: ClassVar[dict[str, str]]
     # message name -> (topic, English template with {named} fields)
@@ -107,29 +364,26 @@ class Engine(ABC):
         """Every option with its default filled in; raise FormatError if invalid."""
 
     @abstractmethod
-    def start(self, players: list[str], options: dict[str, Any]) -> State: ...
+    def start(self, players: list[str], options: dict[str, Any]) -> S: ...
 
-    # event type -> name of the method that applies an event of that type
-    handlers: ClassVar[dict[str, str]]
-
-    def apply(self, state: State, event: Event) -> Outcome:
+    def apply(self, state: S, event: Event) -> Outcome:
         """Change ``state`` by one event, or raise a LogError."""
         kind = event.get("type")
         handler = self.handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise unknown_event(self, event)
-        return getattr(self, handler)(state, event)
+        return handler(self, state, event)
 
     @abstractmethod
-    def totals(self, state: State) -> dict[str, Any]: ...
+    def totals(self, state: S) -> Totals: ...
 
     @abstractmethod
-    def player_view(self, state: State, name: str) -> dict[str, Any]: ...
+    def player_view(self, state: S, name: str) -> PlayerView: ...
 
     @abstractmethod
-    def prompt(self, state: State) -> Prompt: ...
+    def prompt(self, state: S) -> Prompt: ...
 
-    def where_cards_are(self, state: State) -> dict[str, Counter[Card]]:
+    def where_cards_are(self, state: S) -> dict[str, Counter[Card]]:
         """Every card played this round, by where it lies now (for checks)."""
         return {}
 
@@ -146,22 +400,22 @@ class Engine(ABC):
     def warn(self, outcome: Outcome, name: str, **params: object) -> None:
         outcome.warnings.append(self.reason(name, **params))
 
-    def summary(self, state: State) -> dict[str, Any]:
-        return {
-            "game": self.slug,
-            "finished": state.finished,
-            "winners": list(state.winners) if state.finished else [],
-            "totals": self.totals(state),
-            "rounds": [dict(r) for r in state.rounds],
-            "leader": None if state.finished else state.leader,
-            "players": {name: self.player_view(state, name) for name in state.players},
-        }
+    def summary(self, state: S) -> Summary:
+        return Summary(
+            game=self.slug,
+            finished=state.finished,
+            winners=tuple(state.winners) if state.finished else (),
+            totals=self.totals(state),
+            rounds=tuple(dict(r) for r in state.rounds),
+            leader=None if state.finished else state.leader,
+            players={name: self.player_view(state, name) for name in state.players},
+        )
 
 
 # Reading events: each helper raises a FormatError naming the missing or bad field.
 
 
-def unknown_event(engine: Engine, event: Event) -> FormatError:
+def unknown_event(engine: Engine[Any], event: Event) -> FormatError:
     return FormatError(
         f'"{event.get("type")}" is not an event of {engine.title}'
     )
@@ -180,6 +434,30 @@ def need_player(state: State, event: Event, key: str) -> str:
     return name
 
 
+def need_int(event: Event, key: str, meaning: str, minimum: int = 0) -> int:
+    """A whole number (never a boolean) of at least ``minimum``."""
+    value = need(event, key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise FormatError(
+            f'"{key}" is {meaning}: a whole number {minimum} or more, '
+            f"not {json.dumps(value)}"
+        )
+    return value
+
+
+def need_list(event: Event, key: str, problem: str) -> list[Any]:
+    """A list; ``problem`` says what the field should hold when it is not one."""
+    value = event.get(key)
+    if not isinstance(value, list):
+        raise FormatError(problem)
+    return value
+
+
+# A card code read as a card (CardError when it is not one); Card.parse itself,
+# as it runs for every card of every trick.
+need_card: Callable[[object], Card] = Card.parse
+
+
 def need_choice(event: Event, key: str, allowed: list[str]) -> str:
     value = need(event, key)
     if value not in allowed:
@@ -190,7 +468,7 @@ def need_choice(event: Event, key: str, allowed: list[str]) -> str:
 
 
 def reject_unknown_options(
-    engine: Engine, given: dict[str, Any], known: set[str]
+    engine: Engine[Any], given: dict[str, Any], known: set[str]
 ) -> None:
     for name in given:
         if name not in known:

@@ -11,18 +11,31 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from companion.cards import Card, Deck, deck_from_lists
 from companion.errors import CardError, FormatError, RuleError
 from companion.games.base import (
+    CARD,
+    CARD_POINTS,
+    GIFT,
+    LEADER,
+    REVERSED,
+    TWO_OCLOCK_HOLDER,
     Engine,
     Event,
+    GameSpec,
+    OptionSpec,
     Outcome,
+    PlayerView,
     Prompt,
     State,
+    Suit,
+    Totals,
+    Words,
+    handles,
     need_player,
     option_error,
     reject_unknown_options,
@@ -44,6 +57,53 @@ ALL_CODES = tuple(f"{suit}{n}" for suit in SUITS for n in NUMBERS)
 
 def default_curse_points() -> dict[str, int]:
     return {code: int(code[1:]) if code[0] == CURSE else 0 for code in ALL_CODES}
+
+
+def round_points(view: Mapping[str, Any], options: Mapping[str, Any]) -> dict:
+    """A player's figures with the curse points of the cards taken this round."""
+    points = options.get("curse_points") or {}
+    taken = view.get("taken", [])
+    return {**view, "round_points": sum(int(points.get(str(c), 0)) for c in taken)}
+
+
+# Editions print different Two o'clock cards and curse points: confirmed once.
+SPEC = GameSpec(
+    slug="black-hearts",
+    title=Words("Black Hearts", "ブラックハーツ"),
+    aliases=("ブラックハーツ",),
+    player_counts=range(3, 7),
+    suits=(
+        Suit("C", Words("Curse", "呪い"), "#D32F2F"),
+        Suit("F", Words("Fixed", "固定"), "#1976D2"),
+        Suit("W", Words("Random", "ランダム"), "#607D8B"),
+    ),
+    options=(
+        OptionSpec(
+            "two_oclock",
+            CARD,
+            "F2",
+            allowed=tuple(f"{FIXED}{n}" for n in NUMBERS),
+            confirmed=True,
+            tag="two",
+            heading="new.two-oclock",
+        ),
+        OptionSpec(
+            "curse_points",
+            CARD_POINTS,
+            default_curse_points(),
+            allowed=tuple(str(card) for card in sorted(CURSE_CARDS)),
+            confirmed=True,
+            tag="opt",
+            heading="new.curse-points",
+        ),
+    ),
+    figures=("taken", "round_points"),
+    derived_figures=round_points,
+    measure="curse-points",
+    lower_is_better=True,
+    round_asks=(LEADER, TWO_OCLOCK_HOLDER, GIFT, REVERSED),
+    leader_at_start=False,
+)
 
 
 def round_deck(player_count: int, two_oclock: str) -> Deck:
@@ -84,11 +144,8 @@ class BlackHeartsState(State):
     points: dict[str, int] = field(default_factory=dict)
 
 
-class BlackHeartsEngine(Engine):
-    slug: ClassVar[str] = "black-hearts"
-    title: ClassVar[str] = "Black Hearts"
-    player_counts: ClassVar[range] = range(3, 7)
-    handlers: ClassVar[dict[str, str]] = {"round": "_round", "trick": "_trick"}
+class BlackHeartsEngine(Engine[BlackHeartsState]):
+    spec = SPEC
     topics: ClassVar[dict[str, str]] = {
         "setup": "Cards for a round and passing",
         "gift": "The round's gift card",
@@ -170,7 +227,9 @@ class BlackHeartsEngine(Engine):
     def options(self, players: list[str], given: dict[str, Any]) -> dict[str, Any]:
         reject_unknown_options(self, given, {"two_oclock", "curse_points"})
         return {
-            "two_oclock": self._two_oclock_option(given.get("two_oclock", "F2")),
+            "two_oclock": self._two_oclock_option(
+                given.get("two_oclock", SPEC.option("two_oclock").default)
+            ),
             "curse_points": self._curse_points_option(given.get("curse_points", {})),
         }
 
@@ -218,7 +277,7 @@ class BlackHeartsEngine(Engine):
             points[card] = number
         return points
 
-    def start(self, players: list[str], options: dict[str, Any]) -> State:
+    def start(self, players: list[str], options: dict[str, Any]) -> BlackHeartsState:
         return BlackHeartsState(
             players=list(players),
             options=options,
@@ -229,6 +288,7 @@ class BlackHeartsEngine(Engine):
 
     # ---- events
 
+    @handles("round")
     def _round(self, state: BlackHeartsState, event: Event) -> Outcome:
         if state.in_round:
             raise RuleError(
@@ -276,6 +336,7 @@ class BlackHeartsEngine(Engine):
             self.say(out, "reversed")
         return out
 
+    @handles("trick")
     def _trick(self, state: BlackHeartsState, event: Event) -> Outcome:
         if not state.in_round:
             if state.round_number == 0:
@@ -414,16 +475,13 @@ class BlackHeartsEngine(Engine):
 
     # ---- views
 
-    def totals(self, state: State) -> dict[str, Any]:
-        assert isinstance(state, BlackHeartsState)
+    def totals(self, state: BlackHeartsState) -> Totals:
         return dict(state.points)
 
-    def player_view(self, state: State, name: str) -> dict[str, Any]:
-        assert isinstance(state, BlackHeartsState)
+    def player_view(self, state: BlackHeartsState, name: str) -> PlayerView:
         return {"taken": list(state.taken[name])}
 
-    def prompt(self, state: State) -> Prompt:
-        assert isinstance(state, BlackHeartsState)
+    def prompt(self, state: BlackHeartsState) -> Prompt:
         if state.finished:
             return Prompt(expects=())
         if not state.in_round or state.leader is None:
@@ -440,8 +498,7 @@ class BlackHeartsEngine(Engine):
             cards=cards,
         )
 
-    def where_cards_are(self, state: State) -> dict[str, Counter[Card]]:
-        assert isinstance(state, BlackHeartsState)
+    def where_cards_are(self, state: BlackHeartsState) -> dict[str, Counter[Card]]:
         return {
             f"taken:{name}": Counter(Card.parse(code) for code in state.taken[name])
             for name in state.players

@@ -12,11 +12,18 @@ from typing import Any, ClassVar
 
 from companion.errors import FormatError, RuleError
 from companion.games.base import (
+    EVENT_STEP,
+    NO_ROUNDS,
     Engine,
     Event,
+    GameSpec,
     Outcome,
+    PlayerView,
     Prompt,
     State,
+    Totals,
+    Words,
+    handles,
     need,
     need_choice,
     need_player,
@@ -26,6 +33,21 @@ from companion.games.base import (
 FORTUNES: tuple[str, ...] = ("wealth", "health", "love", "fate", "luck")
 STATES: tuple[str, ...] = ("blessed", "neutral", "cursed", "ruined")
 EFFECTS: tuple[str, ...] = ("bless", "curse", "neutralize")
+
+SPEC = GameSpec(
+    slug="cursed",
+    title=Words("CURSED!", "CURSED!"),
+    aliases=("CURSED", "カースド"),
+    player_counts=range(2, 7),
+    measure="fortunes",
+    summed_rounds=False,
+    chart_step=EVENT_STEP,
+    chart_events=frozenset({"spell", "set"}),
+    rounds=NO_ROUNDS,
+    has_tricks=False,
+    round_asks=(),
+    leader_at_start=False,
+)
 
 # A fortune in one of these states counts against its player: five of them and
 # the player is out.
@@ -73,15 +95,8 @@ def spell_result(
     return _CURSE.get(before, before), False
 
 
-class CursedEngine(Engine):
-    slug: ClassVar[str] = "cursed"
-    title: ClassVar[str] = "CURSED!"
-    player_counts: ClassVar[range] = range(2, 7)
-    handlers: ClassVar[dict[str, str]] = {
-        "spell": "_spell",
-        "set": "_set",
-        "altar": "_altar",
-    }
+class CursedEngine(Engine[CursedState]):
+    spec = SPEC
     topics: ClassVar[dict[str, str]] = {
         "setup": "Setting up",
         "fortunes": "The five fortunes and their four states",
@@ -142,6 +157,7 @@ class CursedEngine(Engine):
             altars=dict.fromkeys(players),
         )
 
+    @handles("spell")
     def _spell(self, state: CursedState, event: Event) -> Outcome:
         caster = need_player(state, event, "caster")
         target = need_player(state, event, "target")
@@ -169,6 +185,7 @@ class CursedEngine(Engine):
         self._check_out(state, target, out)
         return out
 
+    @handles("set")
     def _set(self, state: CursedState, event: Event) -> Outcome:
         player = need_player(state, event, "player")
         fortune = need_choice(event, "fortune", list(FORTUNES))
@@ -187,6 +204,7 @@ class CursedEngine(Engine):
         self._check_out(state, player, out)
         return out
 
+    @handles("altar")
     def _altar(self, state: CursedState, event: Event) -> Outcome:
         player = need_player(state, event, "player")
         text = need(event, "text")
@@ -221,22 +239,20 @@ class CursedEngine(Engine):
             state.winners = standing
             self.say(out, "last-standing", player=standing[0])
 
-    def totals(self, state: State) -> dict[str, Any]:
-        assert isinstance(state, CursedState)
+    def totals(self, state: CursedState) -> Totals:
         return {
             name: sum(s not in _DOWN for s in state.fortunes[name].values())
             for name in state.players
         }
 
-    def player_view(self, state: State, name: str) -> dict[str, Any]:
-        assert isinstance(state, CursedState)
+    def player_view(self, state: CursedState, name: str) -> PlayerView:
         return {
             "fortunes": {f: state.fortunes[name][f] for f in FORTUNES},
             "altar": state.altars[name],
             "eliminated": name in state.out,
         }
 
-    def prompt(self, state: State) -> Prompt:
+    def prompt(self, state: CursedState) -> Prompt:
         if state.finished:
             return Prompt(expects=())
         return Prompt(expects=("spell", "set", "altar"))

@@ -14,11 +14,20 @@ from typing import Any
 from companion.cards import Card, Deck, deck_of
 from companion.errors import CardError, ChoiceNeeded, FormatError, RuleError
 from companion.games.base import (
+    CHOICE,
+    SUIT,
     Engine,
     Event,
+    GameSpec,
+    OptionSpec,
     Outcome,
+    PlayerView,
     Prompt,
     State,
+    Suit,
+    Totals,
+    Words,
+    handles,
     need_player,
     option_error,
     reject_unknown_options,
@@ -37,28 +46,55 @@ from companion.games.tricks import (
 @dataclass(frozen=True)
 class DeckKind:
     suits: tuple[str, ...]
-    names: dict[str, str]
     top: int  # the highest number, which the lead suit's 1 beats
     tricks: int  # tricks in a full round
 
 
 DECKS: dict[str, DeckKind] = {
-    "original": DeckKind(
-        ("P", "G", "R", "Y"),
-        {"P": "purple", "G": "green", "R": "red", "Y": "yellow"},
-        top=14,
-        tricks=13,
-    ),
-    "standard": DeckKind(
-        ("S", "H", "D", "C"),
-        {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"},
-        top=13,
-        tricks=12,
-    ),
+    "original": DeckKind(("P", "G", "R", "Y"), top=14, tricks=13),
+    "standard": DeckKind(("S", "H", "D", "C"), top=13, tricks=12),
 }
 ROUNDS = 4
 CURSES_TO_END = 3
 NO_TRICK_BONUS = 10
+
+
+SPEC = GameSpec(
+    slug="cursed-tricks",
+    title=Words("Cursed Tricks", "カーストリックス"),
+    aliases=("呪術トリック", "カースドトリック", "呪いのトリック"),
+    player_counts=range(3, 5),
+    suits=(
+        Suit("P", Words("purple", "紫"), "#8E24AA"),
+        Suit("G", Words("green", "緑"), "#388E3C"),
+        Suit("R", Words("red", "赤"), "#E53935"),
+        Suit("Y", Words("yellow", "黄"), "#FFA000"),
+        Suit("S", Words("spades", "スペード"), "#37474F", "♠"),
+        Suit("H", Words("hearts", "ハート"), "#E53935", "♥"),
+        Suit("D", Words("diamonds", "ダイヤ"), "#EF6C00", "♦"),
+        Suit("C", Words("clubs", "クラブ"), "#2E7D32", "♣"),
+    ),
+    options=(
+        OptionSpec("deck", CHOICE, "original", allowed=tuple(DECKS), tag="deck"),
+        # With 3 players one suit leaves the game: the deck's last one unless
+        # the table names another.
+        OptionSpec(
+            "removed_suit",
+            SUIT,
+            None,
+            by_count={3: DECKS["original"].suits[-1]},
+            allowed_by="deck",
+            allowed_for={name: kind.suits for name, kind in DECKS.items()},
+            tag="removed",
+            heading="new.removed-suit",
+            counts=(3,),
+        ),
+    ),
+    figures=("curses", "pile", "tricks"),
+    measure="points",
+    trick_choices=("break",),
+    face_labels=True,
+)
 
 
 def three_curse_penalty(player_count: int) -> int:
@@ -92,11 +128,8 @@ class Resolution:
     takes_curse: bool
 
 
-class CursedTricks(Engine):
-    slug = "cursed-tricks"
-    title = "Cursed Tricks"
-    player_counts = range(3, 5)
-    handlers = {"round": "_round", "trick": "_trick"}
+class CursedTricksEngine(Engine[CursedTricksState]):
+    spec = SPEC
     topics = {
         "setup": "Decks, players and dealing",
         "follow-suit": "Following suit",
@@ -224,7 +257,7 @@ class CursedTricks(Engine):
             removed = kind.suits[-1]
         return {"deck": deck, "removed_suit": removed}
 
-    def start(self, players: list[str], options: dict[str, Any]) -> State:
+    def start(self, players: list[str], options: dict[str, Any]) -> CursedTricksState:
         kind = DECKS[options["deck"]]
         suits = tuple(s for s in kind.suits if s != options["removed_suit"])
         state = CursedTricksState(players=list(players), options=dict(options))
@@ -241,7 +274,7 @@ class CursedTricks(Engine):
         return DECKS[state.options["deck"]]
 
     def _suit_name(self, state: CursedTricksState, suit: str) -> str:
-        return self._kind(state).names[suit]
+        return SPEC.suit_name(suit)
 
     def _clear_round(self, state: CursedTricksState) -> None:
         state.curses = {name: [] for name in state.players}
@@ -253,6 +286,7 @@ class CursedTricks(Engine):
 
     # -- events --------------------------------------------------------------
 
+    @handles("round")
     def _round(self, state: CursedTricksState, event: Event) -> Outcome:
         if state.in_round:
             raise RuleError(
@@ -273,6 +307,7 @@ class CursedTricks(Engine):
             )
         return out
 
+    @handles("trick")
     def _trick(self, state: CursedTricksState, event: Event) -> Outcome:
         if not state.in_round or state.leader is None:
             if state.rounds:
@@ -542,20 +577,17 @@ class CursedTricks(Engine):
 
     # -- views ---------------------------------------------------------------
 
-    def totals(self, state: State) -> dict[str, Any]:
-        assert isinstance(state, CursedTricksState)
+    def totals(self, state: CursedTricksState) -> Totals:
         return dict(state.totals)
 
-    def player_view(self, state: State, name: str) -> dict[str, Any]:
-        assert isinstance(state, CursedTricksState)
+    def player_view(self, state: CursedTricksState, name: str) -> PlayerView:
         return {
             "curses": [str(c) for c in state.curses[name]],
             "pile": len(state.piles[name]),
             "tricks": state.tricks[name],
         }
 
-    def prompt(self, state: State) -> Prompt:
-        assert isinstance(state, CursedTricksState)
+    def prompt(self, state: CursedTricksState) -> Prompt:
         if state.finished:
             return Prompt(expects=())
         if not state.in_round or state.leader is None:
@@ -566,8 +598,7 @@ class CursedTricks(Engine):
             cards=state.cards.unplayed(),
         )
 
-    def where_cards_are(self, state: State) -> dict[str, Counter[Card]]:
-        assert isinstance(state, CursedTricksState)
+    def where_cards_are(self, state: CursedTricksState) -> dict[str, Counter[Card]]:
         places: dict[str, Counter[Card]] = {}
         for name in state.players:
             places[f"pile:{name}"] = Counter(state.piles[name])
@@ -575,4 +606,4 @@ class CursedTricks(Engine):
         return places
 
 
-ENGINE = CursedTricks()
+ENGINE = CursedTricksEngine()

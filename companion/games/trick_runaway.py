@@ -18,11 +18,22 @@ from typing import Any
 from companion.cards import Card, deck_from_lists
 from companion.errors import ChoiceNeeded, FormatError, RuleError
 from companion.games.base import (
+    LEADER,
+    LEADER_BY_RULE,
+    NUMBER,
+    NUMBERS,
     Engine,
     Event,
+    GameSpec,
+    OptionSpec,
     Outcome,
+    PlayerView,
     Prompt,
     State,
+    Suit,
+    Totals,
+    Words,
+    handles,
     need_player,
     option_error,
     reject_unknown_options,
@@ -37,13 +48,6 @@ from companion.games.tricks import (
 )
 
 CLUBS = "C"
-SUIT_NAMES = {
-    "C": "clubs",
-    "H": "hearts",
-    "S": "spades",
-    "D": "diamonds",
-    "T": "hats",
-}
 DECK = deck_from_lists(
     {
         "C": [3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 13, 15, 20],
@@ -62,10 +66,48 @@ WHITE = "white"
 BLACK = "black"
 DEATH = "death"
 
-DEFAULT_LIFE = {4: 17, 5: 15}
-DEFAULT_ESCAPE = [0, -2, -3, -4]
-DEFAULT_DAMAGE = {4: [-2, 0, 3], 5: [-1, 1, 4]}
-OPTION_NAMES = {"life", "black_life", "escape_track", "damage_track"}
+# The printed Curse cards and Life cards differ between editions, so the
+# table confirms its numbers once when it starts a game.
+_EDITION = {"confirmed": True, "tag": "opt"}
+SPEC = GameSpec(
+    slug="trick-runaway",
+    title=Words("Trick Runaway", "トリック・ランナウェイ"),
+    aliases=("runaway", "トリックランナウェイ", "ランナウェイ"),
+    player_counts=range(4, 6),
+    suits=(
+        Suit("C", Words("clubs", "クラブ"), "#388E3C", "♣"),
+        Suit("H", Words("hearts", "ハート"), "#E53935", "♥"),
+        Suit("S", Words("spades", "スペード"), "#37474F", "♠"),
+        Suit("D", Words("diamonds", "ダイヤ"), "#EF6C00", "♦"),
+        Suit("T", Words("hats", "帽子"), "#795548"),
+    ),
+    options=(
+        OptionSpec(
+            "life",
+            NUMBER,
+            17,
+            by_count={4: 17, 5: 15},
+            heading="new.runaway-edition",
+            **_EDITION,
+        ),
+        # one more than "life" unless the table says otherwise
+        OptionSpec("black_life", NUMBER, 18, by_count={4: 18, 5: 16}, **_EDITION),
+        OptionSpec("escape_track", NUMBERS, [0, -2, -3, -4], **_EDITION),
+        OptionSpec(
+            "damage_track",
+            NUMBERS,
+            [-2, 0, 3],
+            by_count={4: [-2, 0, 3], 5: [-1, 1, 4]},
+            **_EDITION,
+        ),
+    ),
+    figures=("life", "side", "escape", "damage", "curses", "out", "eliminated"),
+    measure="life",
+    summed_rounds=False,
+    round_asks=(LEADER, LEADER_BY_RULE),
+    trick_choices=("lower",),
+)
+OPTION_NAMES = {option.name for option in SPEC.options}
 
 # How a curse is settled for one player: a track drops by rule, the table
 # chooses between the two, or no cube can drop at all.
@@ -74,7 +116,7 @@ STUCK = "stuck"
 
 
 @dataclass
-class RunawayState(State):
+class TrickRunawayState(State):
     life: dict[str, int] = field(default_factory=dict)
     side: dict[str, str] = field(default_factory=dict)
     # Cube positions as row numbers from the top of each track; the damage
@@ -100,11 +142,8 @@ def _signed(number: int, modifier: int) -> str:
     return f"{number} + {modifier}"
 
 
-class TrickRunaway(Engine):
-    slug = "trick-runaway"
-    title = "Trick Runaway"
-    player_counts = range(4, 6)
-    handlers = {"round": "_round", "trick": "_trick"}
+class TrickRunawayEngine(Engine[TrickRunawayState]):
+    spec = SPEC
     topics = {
         "setup": "Setting up: deck, life, Curse card, dealing",
         "follow-suit": "Following suit: two suits, clubs ONLY",
@@ -225,16 +264,18 @@ class TrickRunaway(Engine):
     def options(self, players: list[str], given: dict[str, Any]) -> dict[str, Any]:
         reject_unknown_options(self, given, OPTION_NAMES)
         count = len(players) if len(players) in HAND_SIZE else 4
-        life = _positive(given, "life", DEFAULT_LIFE[count])
+        life = _positive(given, "life", _default("life", count))
         return {
             "life": life,
             "black_life": _positive(given, "black_life", life + 1),
-            "escape_track": _track(given, "escape_track", DEFAULT_ESCAPE),
-            "damage_track": _track(given, "damage_track", DEFAULT_DAMAGE[count]),
+            "escape_track": _track(given, "escape_track", _default("escape_track")),
+            "damage_track": _track(
+                given, "damage_track", _default("damage_track", count)
+            ),
         }
 
-    def start(self, players: list[str], options: dict[str, Any]) -> RunawayState:
-        state = RunawayState(
+    def start(self, players: list[str], options: dict[str, Any]) -> TrickRunawayState:
+        state = TrickRunawayState(
             players=list(players),
             options=options,
             life={name: options["life"] for name in players},
@@ -243,7 +284,7 @@ class TrickRunaway(Engine):
         self._reset_round(state)
         return state
 
-    def _reset_round(self, state: RunawayState) -> None:
+    def _reset_round(self, state: TrickRunawayState) -> None:
         for name in state.players:
             state.escape_at[name] = 0
             state.damage_at[name] = 0
@@ -252,32 +293,32 @@ class TrickRunaway(Engine):
         state.tricks = 0
         self._clear_cards(state)
 
-    def _clear_cards(self, state: RunawayState) -> None:
+    def _clear_cards(self, state: TrickRunawayState) -> None:
         state.round_cards.clear()
         state.watch.clear()
         state.played = {name: Counter() for name in state.players}
 
-    def _hand_size(self, state: RunawayState) -> int:
+    def _hand_size(self, state: TrickRunawayState) -> int:
         return HAND_SIZE[len(state.players)]
 
     # --- the Curse card ----------------------------------------------------
 
-    def _escape(self, state: RunawayState, name: str) -> int:
+    def _escape(self, state: TrickRunawayState, name: str) -> int:
         return state.options["escape_track"][state.escape_at[name]]
 
-    def _damage(self, state: RunawayState, name: str) -> int | None:
+    def _damage(self, state: TrickRunawayState, name: str) -> int | None:
         """The damage modifier, or None on the instant-death space."""
         track = state.options["damage_track"]
         at = state.damage_at[name]
         return track[at] if at < len(track) else None
 
-    def _modifier(self, state: RunawayState, name: str, track: str) -> str:
+    def _modifier(self, state: TrickRunawayState, name: str, track: str) -> str:
         if track == ESCAPE:
             return str(self._escape(state, name))
         damage = self._damage(state, name)
         return "instant death" if damage is None else str(damage)
 
-    def _curse_rule(self, state: RunawayState, name: str) -> tuple[str, str]:
+    def _curse_rule(self, state: TrickRunawayState, name: str) -> tuple[str, str]:
         """Which cube a curse drops, and the message saying why.
 
         Gives (CHOOSE, "drop-chosen") when the table picks and (STUCK, ...)
@@ -301,7 +342,8 @@ class TrickRunaway(Engine):
 
     # --- events ------------------------------------------------------------
 
-    def _round(self, state: RunawayState, event: Event) -> Outcome:
+    @handles("round")
+    def _round(self, state: TrickRunawayState, event: Event) -> Outcome:
         if state.in_round:
             raise RuleError(
                 f"round {len(state.rounds) + 1} is still in progress "
@@ -329,7 +371,8 @@ class TrickRunaway(Engine):
         )
         return out
 
-    def _trick(self, state: RunawayState, event: Event) -> Outcome:
+    @handles("trick")
+    def _trick(self, state: TrickRunawayState, event: Event) -> Outcome:
         if not state.in_round or state.leader is None:
             raise RuleError(
                 "no round is in progress: record a round (who leads) before "
@@ -347,7 +390,7 @@ class TrickRunaway(Engine):
                     "showed-out",
                     player=play.player,
                     card=play.card,
-                    suit=SUIT_NAMES[play.card.suit],
+                    suit=SPEC.suit_name(play.card.suit),
                 )
         counting, voids = self._count(plays, out)
         ranks = {
@@ -400,7 +443,7 @@ class TrickRunaway(Engine):
             )
         return out
 
-    def _read_lower(self, state: RunawayState, event: Event) -> dict[str, str]:
+    def _read_lower(self, state: TrickRunawayState, event: Event) -> dict[str, str]:
         given = event.get("lower")
         if given is None:
             return {}
@@ -447,8 +490,8 @@ class TrickRunaway(Engine):
                     out,
                     "second-suit",
                     card=play.card,
-                    suit=SUIT_NAMES[suit],
-                    lead=SUIT_NAMES[lead],
+                    suit=SPEC.suit_name(suit),
+                    lead=SPEC.suit_name(lead),
                 )
             else:
                 self.say(out, "discard", player=play.player, card=play.card)
@@ -456,7 +499,7 @@ class TrickRunaway(Engine):
 
     def _curse(
         self,
-        state: RunawayState,
+        state: TrickRunawayState,
         cursed: list[Play],
         ranks: dict[str, int],
         choices: dict[str, str],
@@ -493,7 +536,7 @@ class TrickRunaway(Engine):
 
     def _hurt(
         self,
-        state: RunawayState,
+        state: TrickRunawayState,
         damaged: list[Play],
         ranks: dict[str, int],
         spared: set[str],
@@ -525,7 +568,7 @@ class TrickRunaway(Engine):
                 state.out.append(name)
                 self.say(out, "out", player=name, life=state.life[name])
 
-    def _end_round(self, state: RunawayState, out: Outcome) -> None:
+    def _end_round(self, state: TrickRunawayState, out: Outcome) -> None:
         if len(state.out) >= 2:
             self.say(out, "end-two-out", count=len(state.out))
         else:
@@ -562,12 +605,10 @@ class TrickRunaway(Engine):
 
     # --- views -------------------------------------------------------------
 
-    def totals(self, state: State) -> dict[str, Any]:
-        assert isinstance(state, RunawayState)
+    def totals(self, state: TrickRunawayState) -> Totals:
         return dict(state.life)
 
-    def player_view(self, state: State, name: str) -> dict[str, Any]:
-        assert isinstance(state, RunawayState)
+    def player_view(self, state: TrickRunawayState, name: str) -> PlayerView:
         damage = self._damage(state, name)
         return {
             "life": state.life[name],
@@ -579,8 +620,7 @@ class TrickRunaway(Engine):
             "eliminated": name in state.eliminated,
         }
 
-    def prompt(self, state: State) -> Prompt:
-        assert isinstance(state, RunawayState)
+    def prompt(self, state: TrickRunawayState) -> Prompt:
         if state.finished:
             return Prompt(expects=())
         if not state.in_round or state.leader is None:
@@ -591,13 +631,16 @@ class TrickRunaway(Engine):
             cards=state.round_cards.unplayed(),
         )
 
-    def where_cards_are(self, state: State) -> dict[str, Counter[Card]]:
-        assert isinstance(state, RunawayState)
+    def where_cards_are(self, state: TrickRunawayState) -> dict[str, Counter[Card]]:
         return {
             f"played:{name}": Counter(cards)
             for name, cards in state.played.items()
             if cards
         }
+
+
+def _default(name: str, player_count: int = 4) -> Any:
+    return SPEC.option(name).default_for(player_count)
 
 
 def _positive(given: dict[str, Any], name: str, default: int) -> int:
@@ -624,4 +667,4 @@ def _track(given: dict[str, Any], name: str, default: list[int]) -> list[int]:
     return list(value)
 
 
-ENGINE = TrickRunaway()
+ENGINE = TrickRunawayEngine()

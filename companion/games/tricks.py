@@ -7,8 +7,8 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from companion.cards import Card, Deck
-from companion.errors import CardError, FormatError, RuleError
-from companion.games.base import Event
+from companion.errors import CardError, RuleError
+from companion.games.base import Event, need_card, need_list
 
 _TIMES = {1: "once", 2: "twice"}
 
@@ -74,15 +74,13 @@ class RoundCards:
 
 def read_trick(event: Event, seats: list[str], round_cards: RoundCards) -> list[Play]:
     """The trick's plays, seat by seat from the leader, checked but not yet taken."""
-    codes = event.get("cards")
-    if not isinstance(codes, list):
-        raise FormatError('a trick lists its cards in "cards"')
+    codes = need_list(event, "cards", 'a trick lists its cards in "cards"')
     if len(codes) != len(seats):
         raise RuleError(
             f"this trick needs {len(seats)} cards, one each from "
             f"{', '.join(seats)} in that order; it has {len(codes)}"
         )
-    cards = [Card.parse(code) for code in codes]
+    cards = [need_card(code) for code in codes]
     round_cards.check(cards)
     return [Play(player, card) for player, card in zip(seats, cards, strict=True)]
 

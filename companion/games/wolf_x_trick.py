@@ -13,14 +13,25 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from companion.cards import Card, deck_of
-from companion.errors import FormatError, RuleError
+from companion.errors import RuleError
 from companion.games.base import (
+    NUMBER_SET,
+    NUMBERS,
+    ONE_DEAL,
+    PILE_STEP,
     Engine,
     Event,
+    GameSpec,
+    OptionSpec,
     Outcome,
+    PlayerView,
     Prompt,
     State,
-    need,
+    Suit,
+    Totals,
+    Words,
+    handles,
+    need_int,
     need_player,
     option_error,
     reject_unknown_options,
@@ -34,15 +45,49 @@ from companion.games.tricks import (
     read_trick,
 )
 
-SUITS: tuple[str, ...] = ("R", "B", "Y", "G", "P")
-SUIT_NAMES = {"R": "red", "B": "blue", "Y": "yellow", "G": "green", "P": "purple"}
 SUPER_FULL_MOON = 8
-DEFAULT_RANKS = list(range(1, 12))
 TRICKS, PILES = "tricks", "piles"
+DEFAULT_RANKS = list(range(1, 12))
+
+SPEC = GameSpec(
+    slug="wolf-x-trick",
+    title=Words("Wolf x Trick", "ウルフ×トリック"),
+    aliases=("wolf", "werewolf", "オオカミ×トリック", "オオカミ", "狼"),
+    player_counts=range(2, 6),
+    # in play order: a game uses as many suits as it has players
+    suits=(
+        Suit("R", Words("red", "赤"), "#E53935"),
+        Suit("B", Words("blue", "青"), "#1976D2"),
+        Suit("Y", Words("yellow", "黄"), "#FFA000"),
+        Suit("G", Words("green", "緑"), "#388E3C"),
+        Suit("P", Words("purple", "紫"), "#8E24AA"),
+    ),
+    options=(
+        OptionSpec("ranks", NUMBERS, DEFAULT_RANKS),
+        # Editions mark different numbers as Full Moons: confirmed once.
+        OptionSpec(
+            "full_moon_ranks",
+            NUMBER_SET,
+            [],
+            allowed=tuple(DEFAULT_RANKS),
+            confirmed=True,
+            tag="moon",
+            heading="new.full-moons",
+        ),
+    ),
+    figures=("piles", "eliminated"),
+    measure="points",
+    summed_rounds=False,
+    chart_step=PILE_STEP,
+    chart_events=frozenset({"trick", "pile"}),
+    rounds=ONE_DEAL,
+    counted_at_end=True,
+)
+SUITS: tuple[str, ...] = tuple(suit.code for suit in SPEC.suits)
 
 
 @dataclass
-class WolfState(State):
+class WolfXTrickState(State):
     mode: str | None = None  # TRICKS or PILES, fixed by the first event
     piles: dict[str, list[int]] = field(default_factory=dict)
     # trick mode only: the cards of each player's piles, for where_cards_are
@@ -78,25 +123,11 @@ def _numbers(name: str, value: object) -> list[int]:
 
 
 def _count(event: Event, key: str) -> int:
-    value = need(event, key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise FormatError(
-            f'"{key}" is how many cards of the pile show it: a whole number 0 or '
-            f"more, not {json.dumps(value)}"
-        )
-    return value
+    return need_int(event, key, "how many cards of the pile show it")
 
 
-class WolfEngine(Engine):
-    slug: ClassVar[str] = "wolf-x-trick"
-    title: ClassVar[str] = "Wolf x Trick"
-    player_counts: ClassVar[range] = range(2, 6)
-    handlers: ClassVar[dict[str, str]] = {
-        "round": "_round",
-        "trick": "_trick",
-        "pile": "_pile",
-        "end": "_end",
-    }
+class WolfXTrickEngine(Engine[WolfXTrickState]):
+    spec = SPEC
     topics: ClassVar[dict[str, str]] = {
         "setup": "Suits by player count, and the deal",
         "follow-suit": "Following suit",
@@ -166,8 +197,8 @@ class WolfEngine(Engine):
                 )
         return {"ranks": ranks, "full_moon_ranks": moons}
 
-    def start(self, players: list[str], options: dict[str, Any]) -> WolfState:
-        return WolfState(
+    def start(self, players: list[str], options: dict[str, Any]) -> WolfXTrickState:
+        return WolfXTrickState(
             players=list(players),
             options=dict(options),
             piles={name: [] for name in players},
@@ -176,21 +207,21 @@ class WolfEngine(Engine):
 
     # The deck and what a card is worth
 
-    def suits(self, state: State) -> tuple[str, ...]:
+    def suits(self, state: WolfXTrickState) -> tuple[str, ...]:
         return SUITS[: len(state.players)]
 
-    def moons(self, state: State, number: int) -> int:
+    def moons(self, state: WolfXTrickState, number: int) -> int:
         """What one card of ``number`` adds to its pile's Full Moon points."""
         if number == SUPER_FULL_MOON:
             return 2
         return 1 if number in state.options["full_moon_ranks"] else 0
 
-    def tricks_in_game(self, state: State) -> int:
+    def tricks_in_game(self, state: WolfXTrickState) -> int:
         return len(state.options["ranks"])
 
     # Events
 
-    def _claim_mode(self, state: WolfState, mode: str) -> None:
+    def _claim_mode(self, state: WolfXTrickState, mode: str) -> None:
         if state.mode is not None and state.mode != mode:
             if mode == TRICKS:
                 raise RuleError(
@@ -202,7 +233,8 @@ class WolfEngine(Engine):
                 "counted from the tricks and cannot be entered too"
             )
 
-    def _round(self, state: WolfState, event: Event) -> Outcome:
+    @handles("round")
+    def _round(self, state: WolfXTrickState, event: Event) -> Outcome:
         self._claim_mode(state, TRICKS)
         if state.mode == TRICKS:
             raise RuleError(
@@ -216,7 +248,7 @@ class WolfEngine(Engine):
         )
         state.leader = leader
         out = Outcome()
-        names = ", ".join(SUIT_NAMES[s] for s in self.suits(state))
+        names = ", ".join(SPEC.suit_name(s) for s in self.suits(state))
         self.say(
             out,
             "deal",
@@ -227,7 +259,8 @@ class WolfEngine(Engine):
         )
         return out
 
-    def _trick(self, state: WolfState, event: Event) -> Outcome:
+    @handles("trick")
+    def _trick(self, state: WolfXTrickState, event: Event) -> Outcome:
         self._claim_mode(state, TRICKS)
         if state.round_cards is None or state.leader is None:
             raise RuleError('no deal has started: record a "round" with its leader')
@@ -237,7 +270,7 @@ class WolfEngine(Engine):
         lead = plays[0].card.suit
         for play in plays:
             if state.watch.broken(play):
-                suit = SUIT_NAMES.get(play.card.suit, play.card.suit)
+                suit = SPEC.suit_name(play.card.suit)
                 self.warn(
                     out, "showed-out", player=play.player, card=play.card, suit=suit
                 )
@@ -247,9 +280,8 @@ class WolfEngine(Engine):
         state.round_cards.take(play.card for play in plays)
         best = highest_of(plays, lead)
         winner = best.player
-        self.say(
-            out, "trick-winner", player=winner, card=best.card, suit=SUIT_NAMES[lead]
-        )
+        suit = SPEC.suit_name(lead)
+        self.say(out, "trick-winner", player=winner, card=best.card, suit=suit)
         full = sum(self.moons(state, p.card.number) == 1 for p in plays)
         supers = sum(p.card.number == SUPER_FULL_MOON for p in plays)
         self._add_pile(state, winner, full, supers, out)
@@ -262,7 +294,8 @@ class WolfEngine(Engine):
             self.say(out, "leads-next", player=state.leader, winner=winner)
         return out
 
-    def _pile(self, state: WolfState, event: Event) -> Outcome:
+    @handles("pile")
+    def _pile(self, state: WolfXTrickState, event: Event) -> Outcome:
         self._claim_mode(state, PILES)
         player = need_player(state, event, "player")
         full = _count(event, "full")
@@ -284,7 +317,7 @@ class WolfEngine(Engine):
             self._finish(state, out)
         return out
 
-    def _check_counts(self, state: WolfState, full: int, supers: int) -> None:
+    def _check_counts(self, state: WolfXTrickState, full: int, supers: int) -> None:
         """Refuse counts the deck cannot hold; the cards themselves are not known."""
         size = len(state.players)
         if full + supers > size:
@@ -313,7 +346,8 @@ class WolfEngine(Engine):
                 f"8s), and {state.super_counted + supers} are counted so far"
             )
 
-    def _end(self, state: WolfState, event: Event) -> Outcome:
+    @handles("end")
+    def _end(self, state: WolfXTrickState, event: Event) -> Outcome:
         if state.mode == TRICKS:
             raise RuleError(
                 "a game recorded trick by trick ends by itself after its last "
@@ -329,7 +363,7 @@ class WolfEngine(Engine):
     # Scoring
 
     def _add_pile(
-        self, state: WolfState, player: str, full: int, supers: int, out: Outcome
+        self, state: WolfXTrickState, player: str, full: int, supers: int, out: Outcome
     ) -> None:
         points = full + 2 * supers
         if points == 0:
@@ -341,7 +375,7 @@ class WolfEngine(Engine):
             )
         state.piles[player].append(points)
 
-    def _finish(self, state: WolfState, out: Outcome) -> None:
+    def _finish(self, state: WolfXTrickState, out: Outcome) -> None:
         state.finished = True
         state.leader = None
         points = {name: state.points(name) for name in state.players}
@@ -376,19 +410,16 @@ class WolfEngine(Engine):
 
     # Views
 
-    def totals(self, state: State) -> dict[str, Any]:
-        assert isinstance(state, WolfState)
+    def totals(self, state: WolfXTrickState) -> Totals:
         return {name: state.points(name) for name in state.players}
 
-    def player_view(self, state: State, name: str) -> dict[str, Any]:
-        assert isinstance(state, WolfState)
+    def player_view(self, state: WolfXTrickState, name: str) -> PlayerView:
         return {
             "piles": list(state.piles[name]),
             "eliminated": name in state.eliminated,
         }
 
-    def prompt(self, state: State) -> Prompt:
-        assert isinstance(state, WolfState)
+    def prompt(self, state: WolfXTrickState) -> Prompt:
         if state.finished:
             return Prompt(expects=())
         if state.mode == PILES:
@@ -401,8 +432,7 @@ class WolfEngine(Engine):
             cards=state.round_cards.unplayed(),
         )
 
-    def where_cards_are(self, state: State) -> dict[str, Counter[Card]]:
-        assert isinstance(state, WolfState)
+    def where_cards_are(self, state: WolfXTrickState) -> dict[str, Counter[Card]]:
         if state.mode != TRICKS:
             return {}
         return {
@@ -410,4 +440,4 @@ class WolfEngine(Engine):
         }
 
 
-ENGINE = WolfEngine()
+ENGINE = WolfXTrickEngine()

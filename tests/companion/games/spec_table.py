@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,31 +34,44 @@ class Case:
 
 @dataclass(frozen=True)
 class Refusal:
-    """One log the spec says must be refused, at ``event`` (0 = the header)."""
+    """One log the spec says must be refused, at ``event`` (0 = the header).
+
+    ``words`` (one, or several) must all be in the refusal's message;
+    ``options`` may be anything, so that a malformed header can be written.
+    """
 
     id: str
     players: list[str]
     events: list[dict[str, Any]]
     event: int
-    words: str
-    options: dict[str, Any] = field(default_factory=dict)
+    words: str | tuple[str, ...]
+    options: Any = field(default_factory=dict)
+
+
+# Log builders the suites share.
+
+
+def round_event(leader: str | None = None, **fields: Any) -> dict[str, Any]:
+    """A round start; without a leader when the rules name one."""
+    event: dict[str, Any] = {"type": "round"}
+    if leader is not None:
+        event["leader"] = leader
+    return {**event, **fields}
+
+
+def trick(*cards: str, **fields: Any) -> dict[str, Any]:
+    """A trick's cards from the leader round the table, and any choices."""
+    return {"type": "trick", "cards": list(cards), **fields}
 
 
 def make_log(
     game: str,
     players: list[str],
     events: list[dict[str, Any]],
-    options: dict[str, Any] | None = None,
+    options: Any = None,
 ) -> GameLog:
-    return GameLog.from_dict(
-        {
-            "format": "companion-log/1",
-            "game": game,
-            "players": players,
-            "options": options or {},
-            "events": events,
-        }
-    )
+    """The log as ``companion replay`` reads it: through its JSON text."""
+    return loads(log_json(game, players, events, options))
 
 
 def log_json(
@@ -79,7 +93,9 @@ def log_json(
 
 
 def summary_of(game: str, case: Case) -> dict[str, Any]:
-    return replay(make_log(game, case.players, case.events, case.options)).summary()
+    """The summary as printed: through JSON, so only JSON types are compared."""
+    log = make_log(game, case.players, case.events, case.options)
+    return json.loads(json.dumps(replay(log).summary()))
 
 
 def assert_fragment(actual: object, expected: object, path: str = "summary") -> None:
@@ -95,27 +111,38 @@ def assert_fragment(actual: object, expected: object, path: str = "summary") -> 
 
 
 def check_case(game: str, case: Case) -> None:
-    assert_fragment(summary_of(game, case), case.expect)
-
-
-def assert_refused(text: str, number: int, words: list[str]) -> None:
-    """Replaying the log file ``text`` stops at event ``number``, naming ``words``."""
-    with pytest.raises(LogError) as caught:
-        replay(loads(text))
-    assert caught.value.event == number
-    for word in words:
-        assert word in caught.value.message
+    summary = summary_of(game, case)
+    assert summary["game"] == game
+    assert_fragment(summary, case.expect)
 
 
 def check_refusal(game: str, refusal: Refusal) -> None:
     with pytest.raises(LogError) as caught:
         replay(make_log(game, refusal.players, refusal.events, refusal.options))
     assert caught.value.event == refusal.event, str(caught.value)
-    assert refusal.words in caught.value.message
+    words = (refusal.words,) if isinstance(refusal.words, str) else refusal.words
+    for word in words:
+        assert word in caught.value.message, str(caught.value)
 
 
 def ids(cases: list[Case] | list[Refusal]) -> list[str]:
     return [case.id for case in cases]
+
+
+def contract_tests(
+    game: str, cases: list[Case], refusals: list[Refusal]
+) -> tuple[Callable[[Case], None], Callable[[Refusal], None]]:
+    """A suite's two tests, one run per case; bind them to test_* names."""
+
+    @pytest.mark.parametrize("case", cases, ids=ids(cases))
+    def summary_follows_the_contract(case: Case) -> None:
+        check_case(game, case)
+
+    @pytest.mark.parametrize("refusal", refusals, ids=ids(refusals))
+    def refused_as_the_contract_says(refusal: Refusal) -> None:
+        check_refusal(game, refusal)
+
+    return summary_follows_the_contract, refused_as_the_contract_says
 
 
 COMPANION = Path(__file__).resolve().parents[3] / ".venv" / "bin" / "companion"

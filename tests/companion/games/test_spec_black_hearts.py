@@ -4,28 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tests.companion.games.spec_table import (
     Case,
     Refusal,
-    check_case,
-    check_refusal,
-    ids,
+    contract_tests,
+    round_event,
+    trick,
 )
 
 GAME = "black-hearts"
 THREE = ["A", "B", "C"]
 FOUR = ["A", "B", "C", "D"]
 SIX = ["A", "B", "C", "D", "E", "F"]
-
-
-def rnd(leader: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "round", "leader": leader, **extra}
-
-
-def trick(*cards: str) -> dict[str, Any]:
-    return {"type": "trick", "cards": list(cards)}
 
 
 def taken(**cards: list[str]) -> dict[str, Any]:
@@ -35,7 +25,7 @@ def taken(**cards: list[str]) -> dict[str, Any]:
 # Three players: the six Curse cards, F2 only, eight Random cards.
 # A 3, B 9 (C6 C1 C2), C 9 (C5 C4); leaders A, B, C, B, A.
 ROUND_1 = [
-    rnd("A", gift=None, reversed=False),
+    round_event("A", gift=None, reversed=False),
     trick("F2", "C6", "W1"),  # B's 6 is highest
     trick("C5", "W5", "W2"),  # B, C both 5: C played later
     trick("C1", "C2", "W3"),  # C, A, B: B's W3
@@ -44,7 +34,7 @@ ROUND_1 = [
 ]
 # Leader C. A 0, B 9 (C2 C3 C4), C 12 (C1 C6 C5): totals 3, 18, 21.
 ROUND_2 = [
-    rnd("C", gift="Everyone passes right", reversed=False),
+    round_event("C", gift="Everyone passes right", reversed=False),
     trick("F2", "W1", "W2"),  # C, A, B: B
     trick("C1", "C6", "W1"),  # B, C, A: C
     trick("C2", "W2", "W3"),  # C, A, B: B
@@ -53,7 +43,7 @@ ROUND_2 = [
 ]
 # Four players; D takes every Curse card (21 points) and wins at once.
 ALL_CURSES = [
-    rnd("A"),
+    round_event("A"),
     trick("F2", "C6", "C1", "F6"),  # D's F6 is the latest 6
     trick("W6", "C2", "C3", "W1"),  # D, A, B, C: D
     trick("W6", "C4", "C5", "W1"),  # D
@@ -76,7 +66,7 @@ CASES = [
             "players": taken(A=[], B=[], C=[]),
         },
     ),
-    Case("round names the leader", THREE, [rnd("B")], {"leader": "B"}),
+    Case("round names the leader", THREE, [round_event("B")], {"leader": "B"}),
     Case(
         "tie goes to the latest card",
         THREE,
@@ -91,7 +81,7 @@ CASES = [
         "a tie with the lead card goes to the later card",
         FOUR,
         [
-            rnd("A"),
+            round_event("A"),
             trick("F2", "W2", "W1", "W1"),
         ],
         {"leader": "B"},
@@ -116,7 +106,7 @@ CASES = [
     Case(
         "next round clears the taken cards",
         THREE,
-        [*ROUND_1, rnd("C")],
+        [*ROUND_1, round_event("C")],
         {
             "leader": "C",
             "players": taken(A=[], B=[], C=[]),
@@ -160,7 +150,7 @@ CASES = [
         "reversed round: 1 is strongest, ties still to the latest",
         THREE,
         [
-            rnd("A", reversed=True),
+            round_event("A", reversed=True),
             trick("F2", "W1", "C1"),  # C's 1 is the latest 1
             trick("C6", "W6", "W5"),  # C, A, B: B's 5 beats the 6s
         ],
@@ -177,7 +167,7 @@ CASES = [
         "gift and reversed may be left out",
         FOUR,
         [
-            rnd("D"),
+            round_event("D"),
             trick("F2", "F6", "C3", "W1"),
         ],
         {"leader": "A"},
@@ -186,7 +176,7 @@ CASES = [
         "two_oclock option",
         FOUR,
         [
-            rnd("B"),
+            round_event("B"),
             trick("F5", "F2", "W3", "C1"),
         ],
         {"leader": "B"},
@@ -196,7 +186,7 @@ CASES = [
         "two_oclock option with three players",
         THREE,
         [
-            rnd("C"),
+            round_event("C"),
             trick("F4", "C2", "W1"),
         ],
         {"leader": "C"},
@@ -249,7 +239,7 @@ CASES = [
         "six players use all eighteen Random cards",
         SIX,
         [
-            rnd("F"),
+            round_event("F"),
             trick("F2", "W6", "W6", "W6", "W5", "W5"),  # F A B C D E: C's last 6
         ],
         {"leader": "C"},
@@ -264,7 +254,7 @@ REFUSALS = [
         "first trick not led by Two o'clock",
         THREE,
         [
-            rnd("A"),
+            round_event("A"),
             trick("C6", "F2", "W1"),
         ],
         2,
@@ -274,7 +264,7 @@ REFUSALS = [
         "F3 is out of a three-player game",
         THREE,
         [
-            rnd("A"),
+            round_event("A"),
             trick("F2", "F3", "W1"),
         ],
         2,
@@ -284,7 +274,7 @@ REFUSALS = [
         "F2 is not Two o'clock when F4 is",
         THREE,
         [
-            rnd("A"),
+            round_event("A"),
             trick("F4", "F2", "W1"),
         ],
         2,
@@ -295,7 +285,7 @@ REFUSALS = [
         "a ninth Random card with four players",
         FOUR,
         [
-            rnd("A"),
+            round_event("A"),
             trick("F2", "W1", "W1", "W1"),
             trick("W2", "W2", "W2", "W3"),
             trick("W3", "W3", "C1", "C2"),
@@ -307,30 +297,36 @@ REFUSALS = [
         "a card twice",
         THREE,
         [
-            rnd("A"),
+            round_event("A"),
             trick("F2", "C6", "W1"),
             trick("C6", "C1", "C2"),
         ],
         3,
         "C6 was already played",
     ),
-    Refusal("too few cards", THREE, [rnd("A"), trick("F2", "C6")], 2, "needs 3"),
+    Refusal(
+        "too few cards", THREE, [round_event("A"), trick("F2", "C6")], 2, "needs 3"
+    ),
     Refusal("a sixth trick", THREE, [*ROUND_1, trick("F2", "C1", "C2")], 7, "round"),
     Refusal(
         "a round in the middle of a round",
         THREE,
         [
-            rnd("A"),
+            round_event("A"),
             trick("F2", "C6", "W1"),
-            rnd("B"),
+            round_event("B"),
         ],
         3,
         "still being played",
     ),
-    Refusal("leader not a player", THREE, [rnd("Z")], 1, '"Z"'),
+    Refusal("leader not a player", THREE, [round_event("Z")], 1, '"Z"'),
     Refusal("round without a leader", THREE, [{"type": "round"}], 1, "leader"),
     Refusal(
-        "after the game is over", THREE, [*ROUND_1, *ROUND_2, rnd("A")], 13, "over"
+        "after the game is over",
+        THREE,
+        [*ROUND_1, *ROUND_2, round_event("A")],
+        13,
+        "over",
     ),
     Refusal(
         "two_oclock not a Fixed card", THREE, [], 0, "two_oclock", {"two_oclock": "C2"}
@@ -339,11 +335,6 @@ REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids(CASES))
-def test_summary_follows_the_contract(case: Case) -> None:
-    check_case(GAME, case)
-
-
-@pytest.mark.parametrize("refusal", REFUSALS, ids=ids(REFUSALS))
-def test_refused_as_the_contract_says(refusal: Refusal) -> None:
-    check_refusal(GAME, refusal)
+test_summary_follows_the_contract, test_refused_as_the_contract_says = contract_tests(
+    GAME, CASES, REFUSALS
+)

@@ -4,14 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tests.companion.games.spec_table import (
     Case,
     Refusal,
-    check_case,
-    check_refusal,
-    ids,
+    contract_tests,
 )
 
 GAME = "cursed"
@@ -334,11 +330,6 @@ REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids(CASES))
-def test_summary_follows_the_contract(case: Case) -> None:
-    check_case(GAME, case)
-
-
-@pytest.mark.parametrize("refusal", REFUSALS, ids=ids(REFUSALS))
-def test_refused_as_the_contract_says(refusal: Refusal) -> None:
-    check_refusal(GAME, refusal)
+test_summary_follows_the_contract, test_refused_as_the_contract_says = contract_tests(
+    GAME, CASES, REFUSALS
+)

@@ -8,40 +8,21 @@ compared after a JSON round trip, as it is printed.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import pytest
-
-from companion.log import loads
-from companion.replay import replay
 from tests.companion.games.spec_table import (
-    assert_fragment,
-    assert_refused,
-    log_json,
+    Case,
+    Refusal,
+    contract_tests,
+    round_event,
+    trick,
 )
 
+GAME = "cursed-tricks"
 FOUR = ["Ann", "Ben", "Cy", "Dee"]
 THREE = ["Ann", "Ben", "Cy"]
+PLAYERS = FOUR
 Event = dict[str, Any]
-
-
-def log_text(
-    events: list[Event], players: list[str] | None = None, options: Any = None
-) -> str:
-    return log_json("cursed-tricks", players or FOUR, events, options)
-
-
-def summary_of(text: str) -> dict[str, Any]:
-    return json.loads(json.dumps(replay(loads(text)).summary()))
-
-
-def round_ev(leader: str) -> Event:
-    return {"type": "round", "leader": leader}
-
-
-def trick(*cards: str, **extra: Any) -> Event:
-    return {"type": "trick", "cards": list(cards), **extra}
 
 
 def lead_and_win(suits: str, top: int) -> list[Event]:
@@ -58,7 +39,7 @@ def rotating_rounds() -> list[Event]:
     events: list[Event] = []
     for seat in range(4):
         order = "PGRY"[seat:] + "PGRY"[:seat]
-        events.append(round_ev(FOUR[seat]))
+        events.append(round_event(FOUR[seat]))
         events.extend(lead_and_win(order, 14))
     return events
 
@@ -66,7 +47,7 @@ def rotating_rounds() -> list[Event]:
 def two_curse_round() -> list[Event]:
     """Ann takes P14 and G14; Ben then wins eleven P tricks that stay in his pile."""
     return [
-        round_ev("Ann"),
+        round_event("Ann"),
         trick("P14", "G1", "R1", "Y1"),
         trick("G14", "R2", "Y2", "P1"),
         trick("P2", "P13", "G2", "Y3"),
@@ -76,7 +57,7 @@ def two_curse_round() -> list[Event]:
 
 # The two-curse setup: Dee holds P14 and G14, Ann holds Y12, Ann leads next.
 DEE_TWO_CURSES = [
-    round_ev("Ann"),
+    round_event("Ann"),
     trick("P5", "P3", "P4", "P14"),
     trick("G14", "G2", "G5", "G6"),
     trick("Y2", "Y12", "Y3", "Y4"),
@@ -84,10 +65,11 @@ DEE_TWO_CURSES = [
 # Ann leads, Cy wins with R12 and Dee's R3 is the lowest: Dee must break.
 DEE_BREAKS = ("R10", "R11", "R12", "R3")
 
-CASES: list[tuple[str, str, dict[str, Any]]] = [
-    (
+CASES: list[Case] = [
+    Case(
         "empty log",
-        log_text([]),
+        PLAYERS,
+        [],
         {
             "finished": False,
             "winners": [],
@@ -97,14 +79,16 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             "players": {"Ann": {"curses": [], "pile": 0, "tricks": 0}},
         },
     ),
-    (
+    Case(
         "round only: leader set",
-        log_text([round_ev("Cy")]),
+        PLAYERS,
+        [round_event("Cy")],
         {"leader": "Cy", "rounds": []},
     ),
-    (
+    Case(
         "highest lead card wins and becomes a curse; breaker holds none",
-        log_text([round_ev("Ann"), trick("R7", "R12", "G3", "R2")]),
+        PLAYERS,
+        [round_event("Ann"), trick("R7", "R12", "G3", "R2")],
         {
             "leader": "Ben",
             "players": {
@@ -113,47 +97,49 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             },
         },
     ),
-    (
+    Case(
         "lead card lowest: nobody breaks",
-        log_text([round_ev("Ann"), trick("R2", "R7", "R12", "G3")]),
+        PLAYERS,
+        [round_event("Ann"), trick("R2", "R7", "R12", "G3")],
         {"leader": "Cy", "players": {"Cy": {"curses": ["R12"], "pile": 3}}},
     ),
-    (
+    Case(
         "1 beats 14 of the lead suit and becomes the curse",
-        log_text([round_ev("Ann"), trick("R14", "R1", "R5", "R3")]),
+        PLAYERS,
+        [round_event("Ann"), trick("R14", "R1", "R5", "R3")],
         {"leader": "Ben", "players": {"Ben": {"curses": ["R1"], "pile": 3}}},
     ),
-    (
+    Case(
         "1 without 14: 13 still wins",
-        log_text([round_ev("Ann"), trick("R13", "R1", "R5", "R2")]),
+        PLAYERS,
+        [round_event("Ann"), trick("R13", "R1", "R5", "R2")],
         {"leader": "Ann", "players": {"Ann": {"curses": ["R13"], "pile": 3}}},
     ),
-    (
+    Case(
         "1 of another suit does not beat the lead 14",
-        log_text([round_ev("Ann"), trick("R14", "G1", "R5", "R2")]),
+        PLAYERS,
+        [round_event("Ann"), trick("R14", "G1", "R5", "R2")],
         {"leader": "Ann", "players": {"Ann": {"curses": ["R14"]}}},
     ),
-    (
+    Case(
         "higher card replaces the winner's own curse; old one to the pile",
-        log_text(
-            [
-                round_ev("Ann"),
-                trick("R12", "R7", "R3", "G2"),
-                trick("R13", "R4", "R5", "R6"),
-            ]
-        ),
+        PLAYERS,
+        [
+            round_event("Ann"),
+            trick("R12", "R7", "R3", "G2"),
+            trick("R13", "R4", "R5", "R6"),
+        ],
         {"leader": "Ann", "players": {"Ann": {"curses": ["R13"], "pile": 7}}},
     ),
-    (
+    Case(
         "lower card stays in the trick and goes to the winner's pile",
-        log_text(
-            [
-                round_ev("Ann"),
-                trick("R12", "R7", "R3", "G2"),
-                trick("R13", "R4", "R5", "R6"),
-                trick("R10", "R8", "R11", "R2"),
-            ]
-        ),
+        PLAYERS,
+        [
+            round_event("Ann"),
+            trick("R12", "R7", "R3", "G2"),
+            trick("R13", "R4", "R5", "R6"),
+            trick("R10", "R8", "R11", "R2"),
+        ],
         {
             "leader": "Cy",
             "players": {
@@ -162,15 +148,14 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             },
         },
     ),
-    (
+    Case(
         "higher card takes another player's curse; old one to that player's pile",
-        log_text(
-            [
-                round_ev("Ann"),
-                trick("R12", "R7", "R3", "G2"),
-                trick("R4", "R13", "R5", "R6"),
-            ]
-        ),
+        PLAYERS,
+        [
+            round_event("Ann"),
+            trick("R12", "R7", "R3", "G2"),
+            trick("R4", "R13", "R5", "R6"),
+        ],
         {
             "leader": "Ben",
             "players": {
@@ -179,16 +164,15 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             },
         },
     ),
-    (
+    Case(
         "the break comes first: a broken curse no longer blocks a lower winner",
-        log_text(
-            [
-                round_ev("Ann"),
-                trick("R4", "R13", "R3", "G1"),
-                trick("P10", "P11", "P12", "P9"),
-                trick("R5", "R9", "R2", "R8"),
-            ]
-        ),
+        PLAYERS,
+        [
+            round_event("Ann"),
+            trick("R4", "R13", "R3", "G1"),
+            trick("P10", "P11", "P12", "P9"),
+            trick("R5", "R9", "R2", "R8"),
+        ],
         {
             "leader": "Ann",
             "players": {
@@ -198,9 +182,10 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             },
         },
     ),
-    (
+    Case(
         "two curses: break names the one removed",
-        log_text([*DEE_TWO_CURSES, trick(*DEE_BREAKS, **{"break": "G"})]),
+        PLAYERS,
+        [*DEE_TWO_CURSES, trick(*DEE_BREAKS, **{"break": "G"})],
         {
             "leader": "Cy",
             "players": {
@@ -210,16 +195,15 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             },
         },
     ),
-    (
+    Case(
         "one curse: no break needed, and a matching break is accepted",
-        log_text(
-            [
-                round_ev("Ann"),
-                trick("R12", "R7", "R3", "G2"),
-                trick("G5", "G6", "G7", "G4"),
-                trick("P5", "P7", "P4", "P6", **{"break": "R"}),
-            ]
-        ),
+        PLAYERS,
+        [
+            round_event("Ann"),
+            trick("R12", "R7", "R3", "G2"),
+            trick("G5", "G6", "G7", "G4"),
+            trick("P5", "P7", "P4", "P6", **{"break": "R"}),
+        ],
         {
             "leader": "Dee",
             "players": {
@@ -228,22 +212,22 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             },
         },
     ),
-    (
+    Case(
         "break given when nobody breaks is ignored",
-        log_text([round_ev("Ann"), trick("R2", "R7", "R12", "G3", **{"break": "R"})]),
+        PLAYERS,
+        [round_event("Ann"), trick("R2", "R7", "R12", "G3", **{"break": "R"})],
         {"leader": "Cy", "players": {"Cy": {"curses": ["R12"]}}},
     ),
-    (
+    Case(
         "third curse ends the round; no-trick players score 0, others by pile",
-        log_text(
-            [
-                round_ev("Ann"),
-                trick("P12", "G1", "G2", "G3"),
-                trick("P2", "P10", "G4", "G5"),
-                trick("R5", "R6", "R7", "R8"),
-                trick("Y5", "G6", "G7", "G8"),
-            ]
-        ),
+        PLAYERS,
+        [
+            round_event("Ann"),
+            trick("P12", "G1", "G2", "G3"),
+            trick("P2", "P10", "G4", "G5"),
+            trick("R5", "R6", "R7", "R8"),
+            trick("Y5", "G6", "G7", "G8"),
+        ],
         {
             "leader": None,
             "finished": False,
@@ -255,27 +239,30 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             },
         },
     ),
-    (
+    Case(
         "full round: one curse scores non-matching cards, no trick scores 10",
-        log_text([round_ev("Ann"), *lead_and_win("PGRY", 14)]),
+        PLAYERS,
+        [round_event("Ann"), *lead_and_win("PGRY", 14)],
         {
             "leader": None,
             "rounds": [{"scores": {"Ann": 39, "Ben": 10, "Cy": 10, "Dee": 10}}],
             "players": {"Ann": {"curses": ["P13"], "pile": 51, "tricks": 13}},
         },
     ),
-    (
+    Case(
         "next round: leader is free and the players' state restarts",
-        log_text([round_ev("Ann"), *lead_and_win("PGRY", 14), round_ev("Dee")]),
+        PLAYERS,
+        [round_event("Ann"), *lead_and_win("PGRY", 14), round_event("Dee")],
         {
             "leader": "Dee",
             "totals": {"Ann": 39, "Ben": 10},
             "players": {"Ann": {"curses": [], "pile": 0, "tricks": 0}},
         },
     ),
-    (
+    Case(
         "two curses score 0; a player winning only low tricks scores the pile",
-        log_text(two_curse_round()),
+        PLAYERS,
+        two_curse_round(),
         {
             "leader": None,
             "rounds": [{"scores": {"Ann": 0, "Ben": 44, "Cy": 10, "Dee": 10}}],
@@ -285,9 +272,10 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             },
         },
     ),
-    (
+    Case(
         "four rounds: game over, highest total wins",
-        log_text([round_ev("Ann"), *lead_and_win("PGRY", 14)] * 4),
+        PLAYERS,
+        [round_event("Ann"), *lead_and_win("PGRY", 14)] * 4,
         {
             "finished": True,
             "winners": ["Ann"],
@@ -296,229 +284,278 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             "players": {"Ann": {"curses": ["P13"], "pile": 51}},
         },
     ),
-    (
+    Case(
         "four rounds: all tied players win",
-        log_text(rotating_rounds()),
+        PLAYERS,
+        rotating_rounds(),
         {
             "finished": True,
             "winners": FOUR,
             "totals": {"Ann": 69, "Ben": 69, "Cy": 69, "Dee": 69},
         },
     ),
-    (
+    Case(
         "3 players: yellow removed by default, three curses cost 6",
-        log_text(
-            [
-                round_ev("Ann"),
-                trick("P5", "G1", "G2"),
-                trick("G5", "R1", "R2"),
-                trick("R5", "P1", "P2"),
-            ],
-            THREE,
-        ),
+        THREE,
+        [
+            round_event("Ann"),
+            trick("P5", "G1", "G2"),
+            trick("G5", "R1", "R2"),
+            trick("R5", "P1", "P2"),
+        ],
         {
             "rounds": [{"scores": {"Ann": -6, "Ben": 0, "Cy": 0}}],
             "players": {"Ann": {"curses": ["P5", "G5", "R5"], "pile": 6}},
         },
     ),
-    (
+    Case(
         "3 players: removed_suit chosen, yellow is back in",
-        log_text(
-            [round_ev("Ben"), trick("Y5", "Y7", "G1")], THREE, {"removed_suit": "P"}
-        ),
+        THREE,
+        [round_event("Ben"), trick("Y5", "Y7", "G1")],
         {"leader": "Cy", "players": {"Cy": {"curses": ["Y7"], "pile": 2}}},
+        options={"removed_suit": "P"},
     ),
-    (
+    Case(
         "standard deck: 12 tricks, the ace (1) beats the king (13)",
-        log_text(
-            [round_ev("Ann"), trick("S13", "S1", "S5", "S2")],
-            options={"deck": "standard"},
-        ),
+        PLAYERS,
+        [round_event("Ann"), trick("S13", "S1", "S5", "S2")],
         {"leader": "Ben", "players": {"Ben": {"curses": ["S1"], "pile": 3}}},
+        options={"deck": "standard"},
     ),
-    (
+    Case(
         "standard deck: a round is 12 tricks",
-        log_text(
-            [round_ev("Ann"), *lead_and_win("SHDC", 13)], options={"deck": "standard"}
-        ),
+        PLAYERS,
+        [round_event("Ann"), *lead_and_win("SHDC", 13)],
         {
             "leader": None,
             "rounds": [{"scores": {"Ann": 36, "Ben": 10, "Cy": 10, "Dee": 10}}],
             "players": {"Ann": {"curses": ["S12"], "pile": 47, "tricks": 12}},
         },
+        options={"deck": "standard"},
     ),
-    (
+    Case(
         "standard deck with 3 players: clubs removed, 12 tricks",
-        log_text(
-            [round_ev("Ann"), *lead_and_win("SHD", 13)],
-            THREE,
-            {"deck": "standard"},
-        ),
+        THREE,
+        [round_event("Ann"), *lead_and_win("SHD", 13)],
         {
             "leader": None,
             "rounds": [{"scores": {"Ann": 24, "Ben": 10, "Cy": 10}}],
         },
+        options={"deck": "standard"},
     ),
-    (
+    Case(
         "options given at their defaults",
-        log_text([round_ev("Ann")], THREE, {"deck": "original", "removed_suit": "Y"}),
+        THREE,
+        [round_event("Ann")],
         {"leader": "Ann"},
+        options={"deck": "original", "removed_suit": "Y"},
     ),
-    (
+    Case(
         "removed_suit null with 4 players",
-        log_text([round_ev("Ann")], options={"removed_suit": None}),
+        PLAYERS,
+        [round_event("Ann")],
         {"leader": "Ann"},
+        options={"removed_suit": None},
     ),
-    (
+    Case(
         "removed_suit given with 4 players is not used: every suit plays",
-        log_text(
-            [round_ev("Ann"), trick("Y5", "Y7", "G1", "Y2")],
-            options={"removed_suit": "Y"},
-        ),
+        PLAYERS,
+        [round_event("Ann"), trick("Y5", "Y7", "G1", "Y2")],
         {"leader": "Ben", "players": {"Ben": {"curses": ["Y7"]}}},
+        options={"removed_suit": "Y"},
     ),
-    (
+    Case(
         "not following suit is only a warning",
-        log_text(
-            [
-                round_ev("Ann"),
-                trick("R7", "G12", "R3", "R2"),
-                trick("R8", "R12", "G3", "R4"),
-            ]
-        ),
+        PLAYERS,
+        [
+            round_event("Ann"),
+            trick("R7", "G12", "R3", "R2"),
+            trick("R8", "R12", "G3", "R4"),
+        ],
         {"leader": "Ben"},
     ),
-    (
+    Case(
         "card codes in lower case are read",
-        log_text([round_ev("Ann"), trick("r7", "r12", "g3", "r2")]),
+        PLAYERS,
+        [round_event("Ann"), trick("r7", "r12", "g3", "r2")],
         {"players": {"Ben": {"curses": ["R12"]}}},
     ),
 ]
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [(text, expected) for _, text, expected in CASES],
-    ids=[name for name, _, _ in CASES],
-)
-def test_summary(text: str, expected: dict[str, Any]) -> None:
-    result = summary_of(text)
-    assert result["game"] == "cursed-tricks"
-    assert_fragment(result, expected)
-
-
-REFUSED: list[tuple[str, str, int, list[str]]] = [
-    ("two players", log_text([], ["Ann", "Ben"]), 0, ["3 to 4"]),
-    ("five players", log_text([], [*FOUR, "Eve"]), 0, ["3 to 4"]),
-    ("unknown option", log_text([], options={"hand": 13}), 0, ["hand"]),
-    ("unknown deck", log_text([], options={"deck": "tarot"}), 0, ["tarot"]),
-    ("deck not text", log_text([], options={"deck": ["x"]}), 0, ["deck"]),
-    (
-        "removed suit not of the deck",
-        log_text([], THREE, {"deck": "standard", "removed_suit": "Y"}),
+REFUSALS: list[Refusal] = [
+    Refusal(
+        "two players",
+        ["Ann", "Ben"],
+        [],
         0,
-        ["Y"],
+        "3 to 4",
     ),
-    ("trick before a round", log_text([trick("R1", "R2", "R3", "R4")]), 1, ["round"]),
-    ("round without leader", log_text([{"type": "round"}]), 1, ["leader"]),
-    ("leader not a player", log_text([round_ev("Zed")]), 1, ["Zed"]),
-    ("unknown event", log_text([{"type": "bid"}]), 1, ["bid"]),
-    (
+    Refusal(
+        "five players",
+        [*FOUR, "Eve"],
+        [],
+        0,
+        "3 to 4",
+    ),
+    Refusal(
+        "unknown option",
+        PLAYERS,
+        [],
+        0,
+        "hand",
+        options={"hand": 13},
+    ),
+    Refusal(
+        "unknown deck",
+        PLAYERS,
+        [],
+        0,
+        "tarot",
+        options={"deck": "tarot"},
+    ),
+    Refusal(
+        "deck not text",
+        PLAYERS,
+        [],
+        0,
+        "deck",
+        options={"deck": ["x"]},
+    ),
+    Refusal(
+        "removed suit not of the deck",
+        THREE,
+        [],
+        0,
+        "Y",
+        options={"deck": "standard", "removed_suit": "Y"},
+    ),
+    Refusal(
+        "trick before a round",
+        PLAYERS,
+        [trick("R1", "R2", "R3", "R4")],
+        1,
+        "round",
+    ),
+    Refusal(
+        "round without leader",
+        PLAYERS,
+        [{"type": "round"}],
+        1,
+        "leader",
+    ),
+    Refusal(
+        "leader not a player",
+        PLAYERS,
+        [round_event("Zed")],
+        1,
+        "Zed",
+    ),
+    Refusal(
+        "unknown event",
+        PLAYERS,
+        [{"type": "bid"}],
+        1,
+        "bid",
+    ),
+    Refusal(
         "too few cards",
-        log_text([round_ev("Ann"), trick("R1", "R2", "R3")]),
+        PLAYERS,
+        [round_event("Ann"), trick("R1", "R2", "R3")],
         2,
-        ["4 cards"],
+        "4 cards",
     ),
-    (
+    Refusal(
         "card played twice in a round",
-        log_text(
-            [
-                round_ev("Ann"),
-                trick("R7", "R8", "R9", "R10"),
-                trick("R7", "G1", "G2", "G3"),
-            ]
-        ),
+        PLAYERS,
+        [
+            round_event("Ann"),
+            trick("R7", "R8", "R9", "R10"),
+            trick("R7", "G1", "G2", "G3"),
+        ],
         3,
-        ["R7", "already played"],
+        ("R7", "already played"),
     ),
-    (
+    Refusal(
         "card not in the deck",
-        log_text([round_ev("Ann"), trick("R15", "R8", "R9", "R10")]),
+        PLAYERS,
+        [round_event("Ann"), trick("R15", "R8", "R9", "R10")],
         2,
-        ["R15"],
+        "R15",
     ),
-    (
+    Refusal(
         "removed suit played with 3 players",
-        log_text([round_ev("Ann"), trick("Y1", "R8", "R9")], THREE),
+        THREE,
+        [round_event("Ann"), trick("Y1", "R8", "R9")],
         2,
-        ["Y1"],
+        "Y1",
     ),
-    (
+    Refusal(
         "standard deck has no 14",
-        log_text(
-            [round_ev("Ann"), trick("S14", "S8", "S9", "S1")],
-            options={"deck": "standard"},
-        ),
+        PLAYERS,
+        [round_event("Ann"), trick("S14", "S8", "S9", "S1")],
         2,
-        ["S14"],
+        "S14",
+        options={"deck": "standard"},
     ),
-    (
+    Refusal(
         "new round while one is being played",
-        log_text([round_ev("Ann"), trick("R7", "R8", "R9", "R10"), round_ev("Ben")]),
+        PLAYERS,
+        [round_event("Ann"), trick("R7", "R8", "R9", "R10"), round_event("Ben")],
         3,
-        ["round"],
+        "round",
     ),
-    (
+    Refusal(
         "break missing when the breaker holds two curses",
-        log_text([*DEE_TWO_CURSES, trick(*DEE_BREAKS)]),
+        PLAYERS,
+        [*DEE_TWO_CURSES, trick(*DEE_BREAKS)],
         5,
-        ["Dee", "break"],
+        ("Dee", "break"),
     ),
-    (
+    Refusal(
         "break naming a curse the breaker does not hold",
-        log_text([*DEE_TWO_CURSES, trick(*DEE_BREAKS, **{"break": "Y"})]),
+        PLAYERS,
+        [*DEE_TWO_CURSES, trick(*DEE_BREAKS, **{"break": "Y"})],
         5,
-        ["Dee", "Y"],
+        ("Dee", "Y"),
     ),
-    (
+    Refusal(
         "break given to a breaker who holds no curse (engine's reading)",
-        log_text([round_ev("Ann"), trick("R7", "R12", "G3", "R2", **{"break": "R"})]),
+        PLAYERS,
+        [round_event("Ann"), trick("R7", "R12", "G3", "R2", **{"break": "R"})],
         2,
-        ["Dee", "none"],
+        ("Dee", "none"),
     ),
-    (
+    Refusal(
         "break that is not a suit",
-        log_text([*DEE_TWO_CURSES, trick(*DEE_BREAKS, **{"break": "X"})]),
+        PLAYERS,
+        [*DEE_TWO_CURSES, trick(*DEE_BREAKS, **{"break": "X"})],
         5,
-        ["X"],
+        "X",
     ),
-    (
+    Refusal(
         "trick after a round ended on a third curse",
-        log_text(
-            [
-                round_ev("Ann"),
-                trick("P5", "G1", "G2", "G3"),
-                trick("R5", "G4", "G5", "G6"),
-                trick("Y5", "G7", "G8", "G9"),
-                trick("P1", "P2", "P3", "P4"),
-            ]
-        ),
+        PLAYERS,
+        [
+            round_event("Ann"),
+            trick("P5", "G1", "G2", "G3"),
+            trick("R5", "G4", "G5", "G6"),
+            trick("Y5", "G7", "G8", "G9"),
+            trick("P1", "P2", "P3", "P4"),
+        ],
         5,
-        ["round"],
+        "round",
     ),
-    (
+    Refusal(
         "event after the game is over",
-        log_text([*rotating_rounds(), round_ev("Ann")]),
+        PLAYERS,
+        [*rotating_rounds(), round_event("Ann")],
         57,
-        ["over"],
+        "over",
     ),
 ]
 
 
-@pytest.mark.parametrize(
-    ("text", "number", "words"),
-    [(text, number, words) for _, text, number, words in REFUSED],
-    ids=[name for name, *_ in REFUSED],
+test_summary_follows_the_contract, test_refused_as_the_contract_says = contract_tests(
+    GAME, CASES, REFUSALS
 )
-def test_refused(text: str, number: int, words: list[str]) -> None:
-    assert_refused(text, number, words)

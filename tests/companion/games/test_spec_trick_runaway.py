@@ -7,43 +7,28 @@ tracks: escape 0, -2, -3, -4; damage -2, 0, 3, then death (4 players).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import pytest
-
-from companion.log import loads
-from companion.replay import replay
 from tests.companion.games.spec_table import (
-    assert_fragment,
-    assert_refused,
-    log_json,
+    Case,
+    Refusal,
+    contract_tests,
+    round_event,
+)
+from tests.companion.games.spec_table import (
+    trick as any_trick,
 )
 
+GAME = "trick-runaway"
 FOUR = ["A", "B", "C", "D"]
 FIVE = ["A", "B", "C", "D", "E"]
+PLAYERS = FOUR
 Event = dict[str, Any]
 
 
-def log_text(
-    events: list[Event], players: list[str] | None = None, options: Any = None
-) -> str:
-    return log_json("trick-runaway", players or FOUR, events, options)
-
-
-def summary_of(text: str) -> dict[str, Any]:
-    return json.loads(json.dumps(replay(loads(text)).summary()))
-
-
-def round_ev(leader: str | None = None) -> Event:
-    return {"type": "round"} if leader is None else {"type": "round", "leader": leader}
-
-
 def trick(*cards: str, **lower: str) -> Event:
-    event: Event = {"type": "trick", "cards": list(cards)}
-    if lower:
-        event["lower"] = lower
-    return event
+    """A trick; ``lower`` names which track each level-cubed cursed player drops."""
+    return any_trick(*cards, lower=lower) if lower else any_trick(*cards)
 
 
 def fresh(**changes: Any) -> dict[str, Any]:
@@ -68,7 +53,7 @@ def club_rotation() -> list[Event]:
     leader while the others discard: the leader alone is cursed and damaged."""
     clubs = [3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 13, 15, 20]
     others = [f"{s}{n}" for s, ns in OTHER_SUITS.items() for n in ns]
-    events: list[Event] = [round_ev("A")]
+    events: list[Event] = [round_event("A")]
     for index, number in enumerate(clubs):
         leader = FOUR[index % 4]
         discards = others[3 * index : 3 * index + 3]
@@ -92,20 +77,20 @@ OTHER_SUITS = {
 # Life 3: two players out in each of three rounds; the third round's outs are
 # all on the black side, so A alone survives.
 SHORT_GAME = [
-    round_ev("A"),
+    round_event("A"),
     CASE_1,  # C takes 3 and is out; D leads
     trick("H12", "H13", "H11", A="damage"),  # D, A, B: B takes 9, out
-    round_ev(),  # left of B, damaged last: C
+    round_event(),  # left of B, damaged last: C
     trick("H8", "H10", "C5", "H7", D="escape"),  # C, D, A, B: A out; B leads
     trick("T5", "T9", "T7", C="escape"),  # B, C, D: B and D damaged, D out
-    round_ev(),  # left of D: A
+    round_event(),  # left of D: A
     trick("H12", "H13", "C8", "H11", B="escape"),  # C takes 6, out; D leads
     trick("S10", "S11", "S12", A="damage"),  # D, A, B: D and B out
 ]
 
 # B is cursed seven times in one round; D takes the damage and A keeps leading.
 SEVEN_CURSES = [
-    round_ev("A"),
+    round_event("A"),
     trick("H5", "H15", "H6", "H4", B="escape"),
     trick("S6", "S15", "S7", "S3"),
     trick("D5", "D14", "D6", "D4", B="escape"),
@@ -116,10 +101,11 @@ SEVEN_CURSES = [
     trick("C11", "C15", "H8", "H10", A="damage"),
 ]
 
-CASES: list[tuple[str, str, dict[str, Any]]] = [
-    (
+CASES: list[Case] = [
+    Case(
         "empty log: defaults for 4 players",
-        log_text([]),
+        PLAYERS,
+        [],
         {
             "finished": False,
             "winners": [],
@@ -129,27 +115,32 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             "players": {name: fresh() for name in FOUR},
         },
     ),
-    (
+    Case(
         "empty log: defaults for 5 players",
-        log_text([], FIVE),
+        FIVE,
+        [],
         {
             "totals": {name: 15 for name in FIVE},
             "players": {"E": fresh(life=15, damage=-1)},
         },
     ),
-    (
+    Case(
         "options: life and damage track",
-        log_text([], options={"life": 9, "damage_track": [1, 2]}),
+        PLAYERS,
+        [],
         {"totals": {"A": 9}, "players": {"A": fresh(life=9, damage=1)}},
+        options={"life": 9, "damage_track": [1, 2]},
     ),
-    (
+    Case(
         "first round: given leader",
-        log_text([round_ev("C")]),
+        PLAYERS,
+        [round_event("C")],
         {"leader": "C"},
     ),
-    (
+    Case(
         "case 1: second suit counts; level cubes, the table lowers escape",
-        log_text([round_ev("A"), CASE_1]),
+        PLAYERS,
+        [round_event("A"), CASE_1],
         {
             "leader": "D",
             "totals": {"A": 17, "B": 17, "C": 14, "D": 17},
@@ -159,16 +150,16 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             },
         },
     ),
-    (
+    Case(
         "case 1: the table lowers damage instead",
-        log_text([round_ev("A"), trick("H8", "H10", "C5", "H7", B="damage")]),
+        PLAYERS,
+        [round_event("A"), trick("H8", "H10", "C5", "H7", B="damage")],
         {"players": {"B": fresh(damage=0, curses=1)}},
     ),
-    (
+    Case(
         "case 2: a discard between; tie for highest curses both",
-        log_text(
-            [round_ev("A"), trick("H8", "T11", "C5", "H11", B="escape", D="damage")]
-        ),
+        PLAYERS,
+        [round_event("A"), trick("H8", "T11", "C5", "H11", B="escape", D="damage")],
         {
             "leader": "B",
             "totals": {"A": 11, "B": 17, "C": 17, "D": 17},
@@ -178,76 +169,79 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             },
         },
     ),
-    (
+    Case(
         "case 3: clubs led, no second suit",
-        log_text([round_ev("A"), trick("C7", "H10", "C5", "S4", A="escape")]),
+        PLAYERS,
+        [round_event("A"), trick("C7", "H10", "C5", "S4", A="escape")],
         {
             "leader": "D",
             "totals": {"A": 17, "B": 17, "C": 14, "D": 17},
             "players": {"A": fresh(escape=-2, curses=1)},
         },
     ),
-    (
+    Case(
         "one counting card is cursed first, then damaged with the new modifier",
-        log_text([round_ev("A"), trick("C13", "H4", "H5", "S3", A="damage")]),
+        PLAYERS,
+        [round_event("A"), trick("C13", "H4", "H5", "S3", A="damage")],
         {"leader": "B", "players": {"A": fresh(life=4, damage=0, curses=1)}},
     ),
-    (
+    Case(
         "one counting card, escape lowered: damage keeps the old modifier",
-        log_text([round_ev("A"), trick("C13", "H4", "H5", "S3", A="escape")]),
+        PLAYERS,
+        [round_event("A"), trick("C13", "H4", "H5", "S3", A="escape")],
         {"leader": "B", "players": {"A": fresh(life=6, escape=-2, curses=1)}},
     ),
-    (
+    Case(
         "escape lowers the rank; damage counts the printed number",
-        log_text([round_ev("A"), CASE_1, trick("S6", "S4", "S3", "S7", C="damage")]),
+        PLAYERS,
+        [round_event("A"), CASE_1, trick("S6", "S4", "S3", "S7", C="damage")],
         {
             "leader": "C",
             "totals": {"A": 17, "B": 16, "C": 14, "D": 17},
             "players": {"C": fresh(life=14, damage=0, curses=1)},
         },
     ),
-    (
+    Case(
         "tie for lowest: both damaged, next leader left of the later one",
-        log_text([round_ev("A"), CASE_1, trick("S4", "S7", "S6", "S8", C="escape")]),
+        PLAYERS,
+        [round_event("A"), CASE_1, trick("S4", "S7", "S6", "S8", C="escape")],
         {
             "leader": "C",
             "totals": {"A": 17, "B": 13, "C": 14, "D": 15},
             "players": {"C": fresh(life=14, escape=-2, curses=1)},
         },
     ),
-    (
+    Case(
         "rank never below 0",
-        log_text(
-            [round_ev("A"), CASE_1, trick("S3", "S6", "S8", "S7", C="damage")],
-            options={"escape_track": [0, -10]},
-        ),
+        PLAYERS,
+        [round_event("A"), CASE_1, trick("S3", "S6", "S8", "S7", C="damage")],
         {
             "leader": "C",
             "totals": {"B": 11},
             "players": {"B": fresh(life=11, escape=-10, curses=1)},
         },
+        options={"escape_track": [0, -10]},
     ),
-    (
+    Case(
         "second curse drops the higher cube by rule; lower given is not used",
-        log_text(
-            [
-                round_ev("A"),
-                CASE_1,
-                trick("S3", "S4", "S15", "S6", B="escape"),
-            ]
-        ),
+        PLAYERS,
+        [
+            round_event("A"),
+            CASE_1,
+            trick("S3", "S4", "S15", "S6", B="escape"),
+        ],
         {"players": {"B": fresh(escape=-2, damage=0, curses=2)}},
     ),
-    (
+    Case(
         "lower given for a player who is not cursed is not used",
-        log_text(
-            [round_ev("A"), trick("H8", "H10", "C5", "H7", B="escape", A="damage")]
-        ),
+        PLAYERS,
+        [round_event("A"), trick("H8", "H10", "C5", "H7", B="escape", A="damage")],
         {"players": {"A": fresh(), "B": fresh(escape=-2, curses=1)}},
     ),
-    (
+    Case(
         "life 3: a player out leaves the seats; two out end the round, flips",
-        log_text(SHORT_GAME[:3], options={"life": 3, "black_life": 5}),
+        PLAYERS,
+        SHORT_GAME[:3],
         {
             "finished": False,
             "leader": None,
@@ -259,10 +253,12 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
                 "A": {"side": "white"},
             },
         },
+        options={"life": 3, "black_life": 5},
     ),
-    (
+    Case(
         "between rounds: tracks, curses and outs as the last round ended",
-        log_text(SHORT_GAME[:3], options={"life": 3, "black_life": 5}),
+        PLAYERS,
+        SHORT_GAME[:3],
         {
             "players": {
                 "A": fresh(life=3, damage=0, curses=1),
@@ -271,10 +267,12 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
                 "D": fresh(life=3),
             }
         },
+        options={"life": 3, "black_life": 5},
     ),
-    (
+    Case(
         "a new round resets the tracks, curses and outs; life carries over",
-        log_text(SHORT_GAME[:4], options={"life": 3, "black_life": 5}),
+        PLAYERS,
+        SHORT_GAME[:4],
         {
             "players": {
                 "A": fresh(life=3),
@@ -282,22 +280,26 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
                 "C": fresh(life=5, side="black"),
             }
         },
+        options={"life": 3, "black_life": 5},
     ),
-    (
+    Case(
         "later round: leader by rule, left of the last damaged player",
-        log_text(SHORT_GAME[:4], options={"life": 3, "black_life": 5}),
+        PLAYERS,
+        SHORT_GAME[:4],
         {"leader": "C", "players": {"A": fresh(life=3)}},
+        options={"life": 3, "black_life": 5},
     ),
-    (
+    Case(
         "later round: a given leader overrides the rule",
-        log_text(
-            [*SHORT_GAME[:3], round_ev("B")], options={"life": 3, "black_life": 5}
-        ),
+        PLAYERS,
+        [*SHORT_GAME[:3], round_event("B")],
         {"leader": "B"},
+        options={"life": 3, "black_life": 5},
     ),
-    (
+    Case(
         "second round: damage ties, both out count",
-        log_text(SHORT_GAME[:6], options={"life": 3, "black_life": 5}),
+        PLAYERS,
+        SHORT_GAME[:6],
         {
             "rounds": [
                 {"scores": {"A": 3, "B": 5, "C": 5, "D": 3}},
@@ -305,10 +307,12 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             ],
             "leader": None,
         },
+        options={"life": 3, "black_life": 5},
     ),
-    (
+    Case(
         "third round: black-side players out are eliminated, the rest win",
-        log_text(SHORT_GAME, options={"life": 3, "black_life": 5}),
+        PLAYERS,
+        SHORT_GAME,
         {
             "finished": True,
             "winners": ["A"],
@@ -326,25 +330,31 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
                 "D": {"eliminated": True, "out": True},
             },
         },
+        options={"life": 3, "black_life": 5},
     ),
-    (
+    Case(
         "hands empty with nobody out: least life is out by exhaustion",
-        log_text(club_rotation(), options={"life": 100}),
+        PLAYERS,
+        club_rotation(),
         {
             "finished": False,
             "leader": None,
             "rounds": [{"scores": {"A": 101, "B": 77, "C": 74, "D": 70}}],
             "players": {"A": {"side": "black"}, "B": {"side": "white"}},
         },
+        options={"life": 100},
     ),
-    (
+    Case(
         "after exhaustion: next leader left of the last damaged",
-        log_text([*club_rotation(), round_ev()], options={"life": 100}),
+        PLAYERS,
+        [*club_rotation(), round_event()],
         {"leader": "B"},
+        options={"life": 100},
     ),
-    (
+    Case(
         "seven curses: completely eliminated, no damage, round goes on",
-        log_text(SEVEN_CURSES),
+        PLAYERS,
+        SEVEN_CURSES,
         {
             "finished": False,
             "leader": "C",
@@ -362,9 +372,10 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             },
         },
     ),
-    (
+    Case(
         "seven curses: the round ends with a second out, the game with it",
-        log_text([*SEVEN_CURSES, trick("H12", "H11", "H13")]),
+        PLAYERS,
+        [*SEVEN_CURSES, trick("H12", "H11", "H13")],
         {
             "finished": True,
             "winners": ["A", "C", "D"],
@@ -376,130 +387,182 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             },
         },
     ),
-    (
+    Case(
         "5 players: a discard after the second suit; damage track -1",
-        log_text(
-            [round_ev("A"), trick("H8", "H10", "C5", "H7", "S4", B="escape")], FIVE
-        ),
+        FIVE,
+        [round_event("A"), trick("H8", "H10", "C5", "H7", "S4", B="escape")],
         {
             "leader": "D",
             "totals": {"A": 15, "C": 11, "E": 15},
             "players": {"B": fresh(life=15, escape=-2, damage=-1, curses=1)},
         },
     ),
-    (
+    Case(
         "both copies of a doubled card in one trick",
-        log_text(
-            [round_ev("A"), trick("C13", "C13", "H4", "H5", A="escape", B="escape")]
-        ),
+        PLAYERS,
+        [round_event("A"), trick("C13", "C13", "H4", "H5", A="escape", B="escape")],
         {"leader": "C", "totals": {"A": 6, "B": 6}},
     ),
 ]
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [(text, expected) for _, text, expected in CASES],
-    ids=[name for name, _, _ in CASES],
-)
-def test_summary(text: str, expected: dict[str, Any]) -> None:
-    result = summary_of(text)
-    assert result["game"] == "trick-runaway"
-    assert_fragment(result, expected)
-
-
-REFUSED: list[tuple[str, str, int, list[str]]] = [
-    ("three players", log_text([], ["A", "B", "C"]), 0, ["4 to 5"]),
-    ("six players", log_text([], [*FIVE, "F"]), 0, ["4 to 5"]),
-    ("unknown option", log_text([], options={"hand": 13}), 0, ["hand"]),
-    ("life zero", log_text([], options={"life": 0}), 0, ["life"]),
-    ("life as text", log_text([], options={"life": "17"}), 0, ["life"]),
-    ("empty track", log_text([], options={"escape_track": []}), 0, ["escape_track"]),
-    ("first round without leader", log_text([round_ev()]), 1, ["leader"]),
-    (
-        "first round with a null leader",
-        log_text([{"type": "round", "leader": None}]),
+REFUSALS: list[Refusal] = [
+    Refusal(
+        "three players",
+        ["A", "B", "C"],
+        [],
+        0,
+        "4 to 5",
+    ),
+    Refusal(
+        "six players",
+        [*FIVE, "F"],
+        [],
+        0,
+        "4 to 5",
+    ),
+    Refusal(
+        "unknown option",
+        PLAYERS,
+        [],
+        0,
+        "hand",
+        options={"hand": 13},
+    ),
+    Refusal(
+        "life zero",
+        PLAYERS,
+        [],
+        0,
+        "life",
+        options={"life": 0},
+    ),
+    Refusal(
+        "life as text",
+        PLAYERS,
+        [],
+        0,
+        "life",
+        options={"life": "17"},
+    ),
+    Refusal(
+        "empty track",
+        PLAYERS,
+        [],
+        0,
+        "escape_track",
+        options={"escape_track": []},
+    ),
+    Refusal(
+        "first round without leader",
+        PLAYERS,
+        [round_event()],
         1,
-        ["leader"],
+        "leader",
     ),
-    ("leader not a player", log_text([round_ev("Z")]), 1, ["Z"]),
-    ("trick before a round", log_text([CASE_1]), 1, ["round"]),
-    ("unknown event", log_text([{"type": "bid"}]), 1, ["bid"]),
-    (
+    Refusal(
+        "first round with a null leader",
+        PLAYERS,
+        [{"type": "round", "leader": None}],
+        1,
+        "leader",
+    ),
+    Refusal(
+        "leader not a player",
+        PLAYERS,
+        [round_event("Z")],
+        1,
+        "Z",
+    ),
+    Refusal(
+        "trick before a round",
+        PLAYERS,
+        [CASE_1],
+        1,
+        "round",
+    ),
+    Refusal(
+        "unknown event",
+        PLAYERS,
+        [{"type": "bid"}],
+        1,
+        "bid",
+    ),
+    Refusal(
         "round while one is in progress",
-        log_text([round_ev("A"), CASE_1, round_ev("B")]),
+        PLAYERS,
+        [round_event("A"), CASE_1, round_event("B")],
         3,
-        ["round"],
+        "round",
     ),
-    (
+    Refusal(
         "lower missing for a level cursed player",
-        log_text([round_ev("A"), trick("H8", "H10", "C5", "H7")]),
+        PLAYERS,
+        [round_event("A"), trick("H8", "H10", "C5", "H7")],
         2,
-        ["B", "lower"],
+        ("B", "lower"),
     ),
-    (
+    Refusal(
         "lower missing for one of two cursed players",
-        log_text([round_ev("A"), trick("H8", "T11", "C5", "H11", B="escape")]),
+        PLAYERS,
+        [round_event("A"), trick("H8", "T11", "C5", "H11", B="escape")],
         2,
-        ["D", "lower"],
+        ("D", "lower"),
     ),
-    (
+    Refusal(
         "lower naming no track",
-        log_text([round_ev("A"), trick("H8", "H10", "C5", "H7", B="up")]),
+        PLAYERS,
+        [round_event("A"), trick("H8", "H10", "C5", "H7", B="up")],
         2,
-        ["up"],
+        "up",
     ),
-    (
+    Refusal(
         "lower not a mapping",
-        log_text(
-            [
-                round_ev("A"),
-                {"type": "trick", "cards": ["H8", "H10", "C5", "H7"], "lower": "B"},
-            ]
-        ),
+        PLAYERS,
+        [
+            round_event("A"),
+            {"type": "trick", "cards": ["H8", "H10", "C5", "H7"], "lower": "B"},
+        ],
         2,
-        ["lower"],
+        "lower",
     ),
-    (
+    Refusal(
         "a player out still listed",
-        log_text(
-            [round_ev("A"), CASE_1, trick("H12", "H13", "H11", "S4", A="damage")],
-            options={"life": 3},
-        ),
+        PLAYERS,
+        [round_event("A"), CASE_1, trick("H12", "H13", "H11", "S4", A="damage")],
         3,
-        ["3 cards"],
+        "3 cards",
+        options={"life": 3},
     ),
-    (
+    Refusal(
         "card not in the deck",
-        log_text([round_ev("A"), trick("H3", "H10", "C5", "H7")]),
+        PLAYERS,
+        [round_event("A"), trick("H3", "H10", "C5", "H7")],
         2,
-        ["H3"],
+        "H3",
     ),
-    (
+    Refusal(
         "third copy of a doubled card",
-        log_text(
-            [
-                round_ev("A"),
-                trick("C13", "C13", "H4", "H5", A="escape", B="escape"),
-                trick("C13", "H6", "H7", "H8", C="escape"),
-            ]
-        ),
+        PLAYERS,
+        [
+            round_event("A"),
+            trick("C13", "C13", "H4", "H5", A="escape", B="escape"),
+            trick("C13", "H6", "H7", "H8", C="escape"),
+        ],
         3,
-        ["C13"],
+        "C13",
     ),
-    (
+    Refusal(
         "event after the game is over",
-        log_text([*SHORT_GAME, round_ev("A")], options={"life": 3, "black_life": 5}),
+        PLAYERS,
+        [*SHORT_GAME, round_event("A")],
         10,
-        ["over"],
+        "over",
+        options={"life": 3, "black_life": 5},
     ),
 ]
 
 
-@pytest.mark.parametrize(
-    ("text", "number", "words"),
-    [(text, number, words) for _, text, number, words in REFUSED],
-    ids=[name for name, *_ in REFUSED],
+test_summary_follows_the_contract, test_refused_as_the_contract_says = contract_tests(
+    GAME, CASES, REFUSALS
 )
-def test_refused(text: str, number: int, words: list[str]) -> None:
-    assert_refused(text, number, words)

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tests.companion.games.spec_table import (
     Case,
     Refusal,
-    check_case,
-    check_refusal,
-    ids,
+    contract_tests,
+    trick,
 )
 
 GAME = "wolf-x-trick"
@@ -20,10 +17,6 @@ THREE = ["A", "B", "C"]
 FOUR = ["A", "B", "C", "D"]
 FIVE = ["A", "B", "C", "D", "E"]
 END = {"type": "end"}
-
-
-def trick(*cards: str) -> dict[str, Any]:
-    return {"type": "trick", "cards": list(cards)}
 
 
 def pile(player: str, full: int = 0, super_: int = 0) -> dict[str, Any]:
@@ -253,11 +246,6 @@ REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids(CASES))
-def test_summary_follows_the_contract(case: Case) -> None:
-    check_case(GAME, case)
-
-
-@pytest.mark.parametrize("refusal", REFUSALS, ids=ids(REFUSALS))
-def test_refused_as_the_contract_says(refusal: Refusal) -> None:
-    check_refusal(GAME, refusal)
+test_summary_follows_the_contract, test_refused_as_the_contract_says = contract_tests(
+    GAME, CASES, REFUSALS
+)
