@@ -70,6 +70,17 @@ def _signature(path: Path) -> Signature | None:
     return (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
+def _read_bytes(path: Path) -> bytes:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def _load(path: Path) -> Data | None:
     """The file's tables, None when it does not exist, _Unreadable when broken.
 
@@ -77,7 +88,7 @@ def _load(path: Path) -> Data | None:
     be perfectly good, so it must not be treated as damaged and set aside.
     """
     try:
-        raw = path.read_bytes()
+        raw = _read_bytes(path)
     except FileNotFoundError:
         return None
     except OSError as error:
