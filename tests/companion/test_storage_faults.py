@@ -17,7 +17,7 @@ import pytest
 
 from companion import storage as storage_module
 from companion.errors import StoreError
-from companion.storage import AtomicJSONStorage, backup_path
+from companion.storage import AtomicJSONStorage
 
 ROOT = Path(__file__).resolve().parents[2]
 OLD = {"t": {"1": {"n": 1}}}
