@@ -259,7 +259,13 @@ def main(page: ft.Page) -> None:
     page.title = "Curse Companion"
     page.padding = 8
     page.fonts = {JAPANESE_FONT: "/fonts/ipaexg.ttf"}
-    app = App(page, shared_store(), _lock, _sharing)
+    try:
+        store = shared_store()
+    except (CompanionError, OSError) as error:
+        # The store's own words: what happened, what was kept aside, what to do.
+        page.add(ft.Text(str(error), selectable=True))
+        return
+    app = App(page, store, _lock, _sharing)
     app.follow_others()
 
     def resized(_: ft.PageResizeEvent) -> None:
