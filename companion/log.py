@@ -143,6 +143,39 @@ def check_value(value: object, number: int | None = None) -> int:
     return size
 
 
+def check_event(event: object, number: int) -> int:
+    """Refuse event ``number`` unless it is a log's event within the limits.
+
+    Returns about how many bytes it takes as JSON.
+    """
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        raise FormatError('an event is an object with a "type"', number)
+    size = check_value(event, number)
+    if size > MAX_EVENT_BYTES:
+        raise FormatError(
+            f"the event is larger than {MAX_EVENT_BYTES:,} bytes, the most one "
+            "event may take",
+            number,
+        )
+    return size
+
+
+def check_count(count: int) -> None:
+    if count > MAX_EVENTS:
+        raise FormatError(
+            f"the log has {count:,} events; a log may hold at most {MAX_EVENTS:,}",
+            HEADER,
+        )
+
+
+def check_total(size: int) -> None:
+    if size > MAX_LOG_BYTES:
+        raise FormatError(
+            f"the log is larger than {MAX_LOG_BYTES:,} bytes, the most a log may take",
+            HEADER,
+        )
+
+
 @dataclass
 class GameLog:
     game: str
@@ -209,35 +242,21 @@ class GameLog:
         events = data.get("events", [])
         if not isinstance(events, list):
             raise FormatError('"events" must be a list', HEADER)
-        if check and len(events) > MAX_EVENTS:
-            raise FormatError(
-                f"the log has {len(events):,} events; a log may hold at most "
-                f"{MAX_EVENTS:,}",
-                HEADER,
-            )
+        if check:
+            check_count(len(events))
         extra = {key: value for key, value in data.items() if key not in KNOWN_FIELDS}
         total = 0
         if check:
             total += check_value(game, HEADER) + check_value(options, HEADER)
             total += check_value(extra, HEADER)
         for number, event in enumerate(events, start=1):
-            if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-                raise FormatError('an event is an object with a "type"', number)
             if check:
-                size = check_value(event, number)
-                if size > MAX_EVENT_BYTES:
-                    raise FormatError(
-                        f"the event is larger than {MAX_EVENT_BYTES:,} bytes, the "
-                        "most one event may take",
-                        number,
-                    )
-                total += size
-        if total > MAX_LOG_BYTES:
-            raise FormatError(
-                f"the log is larger than {MAX_LOG_BYTES:,} bytes, the most a log "
-                "may take",
-                HEADER,
-            )
+                total += check_event(event, number)
+            elif not isinstance(event, dict) or not isinstance(
+                event.get("type"), str
+            ):
+                raise FormatError('an event is an object with a "type"', number)
+        check_total(total)
         return cls(
             game=game,
             players=list(players),
@@ -257,15 +276,8 @@ class GameLog:
 
 
 def loads(text: str) -> GameLog:
-    if len(text) > MAX_LOG_BYTES or (
-        not text.isascii()
-        and len(text.encode("utf-8", "surrogatepass")) > MAX_LOG_BYTES
-    ):
-        raise FormatError(
-            f"the file is larger than {MAX_LOG_BYTES:,} bytes, the most a log may "
-            "take",
-            HEADER,
-        )
+    if len(text) > MAX_LOG_BYTES or not text.isascii():
+        check_total(len(text.encode("utf-8", "surrogatepass")))
     try:
         data = json.loads(
             text,

@@ -73,8 +73,10 @@ def _signature(path: Path) -> Signature | None:
 def _read_bytes(path: Path) -> bytes:
     fd = os.open(path, os.O_RDONLY)
     try:
+        # The whole file in one read (one byte more, to see its end).
+        step = os.fstat(fd).st_size + 1
         chunks = []
-        while chunk := os.read(fd, 1 << 20):
+        while chunk := os.read(fd, step):
             chunks.append(chunk)
         return b"".join(chunks)
     finally:

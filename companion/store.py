@@ -36,7 +36,15 @@ from tinydb.table import Document, Table
 from companion.errors import FormatError, LogError, StaleGameError, StoreError
 from companion.games import SLUGS
 from companion.games.base import Event
-from companion.log import GameLog, check_value
+from companion.log import (
+    MAX_EVENT_BYTES,
+    MAX_LOG_BYTES,
+    GameLog,
+    check_count,
+    check_event,
+    check_total,
+    check_value,
+)
 from companion.replay import Replay, replay
 from companion.storage import AtomicJSONStorage, remove_stale_temporaries
 
@@ -183,6 +191,21 @@ def _log_of(doc: dict[str, Any]) -> GameLog:
     data = json.loads(packed) if isinstance(packed, str) else copy.deepcopy(packed)
     # Checked when it was stored; a log kept before a limit existed still opens.
     return GameLog.from_dict(data, check=False)
+
+
+def _check_edited(before: list[Event], after: list[Event]) -> None:
+    """Keep an edited log within the limits, or its export would be refused.
+
+    Only the events the edit brought in are checked: the others were when
+    they were stored.
+    """
+    check_count(len(after))
+    kept = {id(event) for event in before}
+    for number, event in enumerate(after, start=1):
+        if id(event) not in kept:
+            check_event(event, number)
+    if len(after) * MAX_EVENT_BYTES > MAX_LOG_BYTES:  # else it cannot be too big
+        check_total(len(json.dumps(after, ensure_ascii=False).encode("utf-8")))
 
 
 def _check_rev(game_id: str, doc: dict[str, Any], expected_rev: int | None) -> None:
@@ -494,8 +517,8 @@ class Store:
             _check_rev(game_id, doc, expected_rev)
             stored = _log_of(doc)
             events, redo = change(stored.events, copy.deepcopy(doc["redo"]))
-            # The edited log must stay within the limits, or export would fail.
-            log = GameLog.from_dict(stored.with_events(events).to_dict())
+            _check_edited(stored.events, events)
+            log = stored.with_events(events)
             result = replay(log)
             outcome = _outcome(result)
             fields = {"archived": outcome["finished"], "log": log.to_dict()}
