@@ -263,7 +263,7 @@ def main(page: ft.Page) -> None:
         store = shared_store()
     except (CompanionError, OSError) as error:
         # The store's own words: what happened, what was kept aside, what to do.
-        page.add(ft.Text(str(error), selectable=True))
+        page.add(ui.note(str(error), "store-error", error=True))
         return
     app = App(page, store, _lock, _sharing)
     app.follow_others()
