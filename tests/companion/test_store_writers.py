@@ -6,6 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from companion import storage as storage_module
 from companion.log import loads
 from companion.replay import replay
 from companion.storage import AtomicJSONStorage
@@ -22,6 +25,9 @@ IMPORTS = 20  # per process
 IMPORTER = """
 import sys
 from pathlib import Path
+import pytest
+
+from companion import storage as storage_module
 from companion.log import loads
 from companion.store import Store
 from tests.companion.test_store import filler, header
@@ -87,3 +93,34 @@ def test_two_importers_at_once_lose_no_confirmed_game(tmp_path: Path) -> None:
     assert len(confirmed) == 2 * IMPORTS
     stored = {info.id for info in Store(tmp_path).list_games()}
     assert set(confirmed) <= stored
+
+
+IMPORT_ONE = """
+import sys
+from companion.store import Store
+from tests.companion.test_store import header
+
+print(Store(sys.argv[1], fsync=False).create_game(header("Cy", "Dee")))
+"""
+
+
+def test_a_write_by_another_process_is_seen_even_when_signatures_repeat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Here every file has the same inode, size and times, as a file rewritten
+    # fast may: only the token in .lock tells of the other process's write.
+    monkeypatch.setattr(storage_module, "_signature", lambda path: (1, 1, 1, 1))
+    store = Store(tmp_path, fsync=False)
+    mine = store.create_game(header())
+    assert len(store.list_games()) == 1  # parsed and kept in memory
+    theirs = subprocess.run(
+        [sys.executable, "-c", IMPORT_ONE, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    ).stdout.strip()
+    third = store.create_game(header())
+    monkeypatch.undo()
+    stored = {info.id for info in Store(tmp_path).list_games()}
+    assert stored == {mine, theirs, third}
