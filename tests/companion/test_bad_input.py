@@ -5,6 +5,7 @@ Through ``companion replay``, ``companion import`` and the store's own API.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -251,6 +252,45 @@ def test_a_data_file_the_app_may_not_read_is_refused_not_set_aside(
     assert_refused(result)
     assert "cannot be read (Permission denied)" in result.stderr
     assert sorted(p.name for p in folder.iterdir()) == before
+
+
+@needs_root
+def test_a_damaged_file_in_a_folder_the_app_may_not_write_stays_in_place(
+    shared_tmp: Path,
+) -> None:
+    folder = shared_tmp / "data"
+    store = Store(folder, fsync=False)
+    store.create_game(GameLog("cursed", ["Ann", "Ben"]))
+    store.create_game(GameLog("cursed", ["Ann", "Ben"]))
+    (folder / "live.json").write_bytes(b"{damaged")
+    for path in folder.iterdir():
+        path.chmod(0o644)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    result = as_nobody("games", "--data", str(folder))
+    assert_refused(result)
+    assert "could not be put in its place (Permission denied)" in result.stderr
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+
+
+def test_a_read_only_disk_is_refused_by_the_store(
+    store_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = data_files(store_folder)
+    real_open = os.open
+    writing = os.O_WRONLY | os.O_RDWR | os.O_CREAT
+
+    def read_only(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if flags & writing:
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", read_only)
+    store = Store(store_folder, fsync=False)
+    assert len(store.list_games()) == 1  # reading still works
+    with pytest.raises(StoreError, match="Read-only file system"):
+        store.create_game(GameLog("cursed", ["Ann", "Ben"]))
+    monkeypatch.undo()
+    assert data_files(store_folder) == before
 
 
 junk = st.one_of(
