@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import shutil
 import tempfile
 import time
@@ -146,13 +147,10 @@ def _write_temporary(path: Path, payload: bytes, *, fsync: bool) -> Path:
     return temp
 
 
-def _free_temporary_name(path: Path) -> Path:
-    fd, name = tempfile.mkstemp(
-        dir=path.parent, prefix=path.name + ".", suffix=TEMP_SUFFIX
-    )
-    os.close(fd)
-    os.unlink(name)
-    return Path(name)
+def _unused_temporary_name(path: Path) -> Path:
+    # Random enough never to meet another writer's; the link or copy made
+    # under it creates the file, which saves creating and removing one here.
+    return path.with_name(f"{path.name}.{secrets.token_hex(8)}{TEMP_SUFFIX}")
 
 
 def _second_name(path: Path, target: Path, *, fsync: bool) -> None:
@@ -203,7 +201,7 @@ def replace_keeping_backup(path: Path, payload: bytes, *, fsync: bool) -> None:
     previous: Path | None = None
     try:
         if path.exists():
-            previous = _free_temporary_name(backup_path(path))
+            previous = _unused_temporary_name(backup_path(path))
             _second_name(path, previous, fsync=fsync)
         os.replace(new, path)
     except BaseException:
