@@ -223,7 +223,8 @@ class _Guard:
     Each write leaves a fresh token in ``.lock``. A process that finds a
     token it did not write knows another process wrote since, and drops its
     parsed copies of the files before reading them under the lock: file
-    signatures alone can repeat when files are rewritten fast.
+    signatures alone can repeat when files are rewritten fast. Within one
+    process, a write by a Store other than the last writer does the same.
     """
 
     def __init__(self, folder: Path | None) -> None:
@@ -233,6 +234,7 @@ class _Guard:
         self._fd: int | None = None
         self._token = b""
         self._storages: weakref.WeakSet[AtomicJSONStorage] = weakref.WeakSet()
+        self._last_writer: weakref.ref[object] | None = None
         # Counts finished writes, so a screen can tell cheaply that the data moved.
         self.generation = 0
 
@@ -247,10 +249,16 @@ class _Guard:
             yield
 
     @contextlib.contextmanager
-    def write(self) -> Iterator[None]:
+    def write(self, writer: object) -> Iterator[None]:
+        """Hold both locks; every parsed copy is checked against the disk first."""
         with self._lock:
             if self._depth == 0:
-                self._lock_file()
+                changed = self._lock_file()
+                last = self._last_writer() if self._last_writer else None
+                if changed or last is not writer:
+                    for storage in list(self._storages):
+                        storage.forget()
+                self._last_writer = weakref.ref(writer)
             self._depth += 1
             try:
                 yield
@@ -262,9 +270,10 @@ class _Guard:
                     self._leave_token(self._fd)
                     fcntl.flock(self._fd, fcntl.LOCK_UN)
 
-    def _lock_file(self) -> None:
+    def _lock_file(self) -> bool:
+        """Lock ``.lock``; True when another process wrote since this one did."""
         if self._folder is None or fcntl is None:
-            return
+            return False
         if self._fd is None:
             lock = self._folder / LOCK_FILE
             try:
@@ -281,9 +290,7 @@ class _Guard:
             token = os.pread(self._fd, 64, 0)
         except OSError:
             token = b""
-        if token != self._token or not token:
-            for storage in list(self._storages):
-                storage.forget()
+        return token != self._token or not token
 
     def _leave_token(self, fd: int) -> None:
         token = secrets.token_hex(8).encode()
@@ -374,7 +381,7 @@ class Store:
                     f"up to {SCHEMA}). Please update the app."
                 )
             if version < SCHEMA:
-                with self._guard.write():
+                with self._guard.write(self):
                     for step in range(version, SCHEMA):
                         MIGRATIONS[step](self)
                         self._meta.truncate()
@@ -406,7 +413,7 @@ class Store:
         doubles = [doc for doc in self._live if doc["id"] in archived]
         if not doubles:
             return
-        with self._guard.write():
+        with self._guard.write(self):
             for doc in doubles:
                 other = archived[doc["id"]]
                 if doc["rev"] >= other["rev"]:
@@ -485,7 +492,7 @@ class Store:
         GameLog.from_dict(log.to_dict())
         log = GameLog.from_dict(_plain(log.to_dict(), "The game"))
         result = replay(log)
-        with self._guard.write():
+        with self._guard.write(self):
             self._ensure_schema_saved()
             game_id, now = self._new_id_and_start()
             archived = bool(result.state.finished)
@@ -511,7 +518,7 @@ class Store:
         With ``expected_rev``, a game whose revision moved on is refused with a
         StaleGameError in the same locked step.
         """
-        with self._guard.write():
+        with self._guard.write(self):
             self._ensure_schema_saved()
             table, doc = self._find_untrashed(game_id)
             _check_rev(game_id, doc, expected_rev)
@@ -633,7 +640,7 @@ class Store:
         A game that is not over is refused unless ``abandon`` is set: then it
         is archived as abandoned (it can still be edited, which reopens it).
         """
-        with self._guard.write():
+        with self._guard.write(self):
             self._ensure_schema_saved()
             table, doc = self._find_untrashed(game_id)
             _check_rev(game_id, doc, expected_rev)
@@ -661,7 +668,7 @@ class Store:
     def _set_deleted(
         self, game_id: str, deleted: bool, expected_rev: int | None
     ) -> None:
-        with self._guard.write():
+        with self._guard.write(self):
             self._ensure_schema_saved()
             table, doc = self._find(game_id)
             _check_rev(game_id, doc, expected_rev)
@@ -670,7 +677,7 @@ class Store:
 
     def purge_game(self, game_id: str, expected_rev: int | None = None) -> None:
         """Remove a game in the trash for good."""
-        with self._guard.write():
+        with self._guard.write(self):
             table, doc = self._find(game_id)
             _check_rev(game_id, doc, expected_rev)
             if not doc["deleted"]:
@@ -685,7 +692,7 @@ class Store:
         Returns the ids of games whose log no longer replays (left unchanged).
         """
         failed: list[str] = []
-        with self._guard.write():
+        with self._guard.write(self):
             for table in (self._live, self._archive):
                 for doc in list(table):
                     try:
@@ -732,7 +739,7 @@ class Store:
         options = _plain(options, "The options")
         if not isinstance(options, dict):
             raise FormatError("The options must be a set of named values.")
-        with self._guard.write():
+        with self._guard.write(self):
             self._ensure_schema_saved()
             condition = (where("game") == game) & (where("players") == players)
             found = self._options.get(condition)
@@ -753,7 +760,7 @@ class Store:
 
     def set_setting(self, key: str, value: Any) -> None:
         value = _plain(value, f'The setting "{key}"')
-        with self._guard.write():
+        with self._guard.write(self):
             self._ensure_schema_saved()
             _upsert(self._settings, where("key") == key, {"key": key, "value": value})
 

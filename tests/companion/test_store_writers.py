@@ -124,3 +124,14 @@ def test_a_write_by_another_process_is_seen_even_when_signatures_repeat(
     monkeypatch.undo()
     stored = {info.id for info in Store(tmp_path).list_games()}
     assert stored == {mine, theirs, third}
+
+
+def test_two_stores_in_one_process_see_each_other_when_signatures_repeat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(storage_module, "_signature", lambda path: (1, 1, 1, 1))
+    first, second = Store(tmp_path, fsync=False), Store(tmp_path, fsync=False)
+    ids = [first.create_game(header()), second.create_game(header())]
+    ids += [first.create_game(header()), second.create_game(header())]
+    monkeypatch.undo()
+    assert {info.id for info in Store(tmp_path).list_games()} == set(ids)
