@@ -247,8 +247,8 @@ class GameLog:
         extra = {key: value for key, value in data.items() if key not in KNOWN_FIELDS}
         total = 0
         if check:
-            total += check_value(game, HEADER) + check_value(options, HEADER)
-            total += check_value(extra, HEADER)
+            for part in (game, players, options, extra):
+                total += check_value(part, HEADER)
         for number, event in enumerate(events, start=1):
             if check:
                 total += check_event(event, number)
