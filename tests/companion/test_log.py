@@ -66,7 +66,8 @@ def test_unknown_game_is_refused_on_replay() -> None:
 
 
 def nested(levels: int) -> object:
-    """A number inside ``levels - 1`` lists: as an event field, ``levels`` + 1 deep."""
+    """A number in ``levels - 1`` lists: an event's field whose deepest list is
+    ``levels`` deep, the event counting as the first level."""
     value: object = 0
     for _ in range(levels - 1):
         value = [value]
