@@ -6,6 +6,12 @@ recorded trick; finished, abandoned and deleted games live in
 trick costs the same with no history as with years of it. Both files use
 :class:`~companion.storage.AtomicJSONStorage`.
 
+Every stored game carries a revision, one more on each change. The per-game
+writes take an optional ``expected_rev``: when the game moved on meanwhile
+(another screen, another process) the write is refused with a
+:class:`~companion.errors.StaleGameError` in the same locked step, and
+:meth:`Store.revision` gives the revision to pass next.
+
 Only inputs are kept: each game's log (header and events), its redo stack and
 timestamps. What a listing shows about the outcome (finished, winners) is a
 cache refreshed from a replay on every write and recomputable with
