@@ -9,7 +9,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from companion.errors import LogError, StoreError
+from companion.errors import LogError, StoreError, one_line
+from companion.log import MAX_LOG_BYTES
 from companion.rules import slugs
 
 if TYPE_CHECKING:
@@ -21,10 +22,11 @@ LOCAL_ONLY = "127.0.0.1"
 
 
 def _read_source(path: str) -> str:
+    # One character past the limit is enough for loads() to refuse the rest.
     if path == "-":
-        return sys.stdin.read()
+        return sys.stdin.read(MAX_LOG_BYTES + 1)
     with open(path, encoding="utf-8") as handle:
-        return handle.read()
+        return handle.read(MAX_LOG_BYTES + 1)
 
 
 def load_and_replay(path: str) -> Replay:
@@ -57,8 +59,12 @@ def replay_or_say_why(path: str) -> Replay | None:
         problem = f"event 0: {path} is not a text file (UTF-8)"
     except LogError as error:
         problem = str(error)
-    print(f"error: {problem}", file=sys.stderr)
+    say_error(problem)
     return None
+
+
+def say_error(problem: object) -> None:
+    print(f"error: {one_line(str(problem))}", file=sys.stderr)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -93,7 +99,7 @@ def open_store(args: argparse.Namespace) -> Store:
 
     store = Store(data_dir(getattr(args, "data", None)))
     for warning in store.warnings():
-        print(f"warning: {warning}", file=sys.stderr)
+        print(f"warning: {one_line(warning)}", file=sys.stderr)
     return store
 
 
@@ -101,10 +107,11 @@ def cmd_games(args: argparse.Namespace) -> int:
     try:
         games = open_store(args).list_games(include_deleted=args.all)
     except StoreError as error:
-        print(f"error: {error}", file=sys.stderr)
+        say_error(error)
         return EXIT_BAD_INPUT
     for info in games:
-        players = ", ".join(info.players)
+        # A tab or a newline in a name must not forge a column or a line.
+        players = ", ".join(one_line(name) for name in info.players)
         print(f"{info.id}\t{info.game}\t{players}\t{info.started}\t{info.state}")
     return 0
 
@@ -121,7 +128,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
             print(dumps(store.load(args.id).log))
     except (StoreError, LogError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        say_error(error)
         return EXIT_BAD_INPUT
     return 0
 
@@ -135,7 +142,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     try:
         game_id = open_store(args).import_log(result.log)
     except (StoreError, LogError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        say_error(error)
         return EXIT_BAD_INPUT
     print(game_id)
     return 0

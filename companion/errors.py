@@ -61,3 +61,28 @@ class ChoiceNeeded(RuleError):
 
 class StoreError(CompanionError):
     """The store cannot do what was asked (unknown game id, unreadable file, ...)."""
+
+
+class StaleGameError(StoreError):
+    """A write meant for an older revision of a game than the one now stored."""
+
+    def __init__(self, game_id: str, expected: int, stored: int) -> None:
+        super().__init__(
+            "This game changed on another screen; it now shows the latest."
+        )
+        self.game_id = game_id
+        self.expected = expected
+        self.stored = stored
+
+
+def one_line(text: str) -> str:
+    """``text`` with every character a terminal would act on written as an escape.
+
+    A newline in a player's name must not forge a line of output, and no
+    escape sequence may reach the terminal.
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        char if char.isprintable() else f"\\u{ord(char):04x}" for char in text
+    )

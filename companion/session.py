@@ -45,7 +45,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.cards import Card
-from companion.errors import CardError, ChoiceNeeded, CompanionError, LogError
+from companion.errors import (
+    CardError,
+    ChoiceNeeded,
+    CompanionError,
+    LogError,
+    StaleGameError,
+)
 from companion.games.base import Event, Prompt
 from companion.i18n import text, ui_keys
 from companion.replay import Replay, replay
@@ -208,7 +214,7 @@ class GameSession:
         self._entry = Entry()
         self._saved_taps: Any = None
         self._replay: Replay
-        self._seen_rev: int | None = None
+        self._seen_rev = 0
         self._generation = store.generation
         self._base: tuple[Replay, int, Replay] | None = None
         self._layout: tuple[list[Event], tuple[Slot, ...]] | None = None
@@ -515,7 +521,9 @@ class GameSession:
             return _refused("table.nothing-to-redo")
         before = self._entry
         try:
-            result = self._write(lambda: self.store.redo(self.game_id))
+            result = self._checked(
+                lambda rev: self.store.redo(self.game_id, expected_rev=rev)
+            )
         except _MovedOn as moved:
             self._reload(moved.stored)
             return _moved_on()
@@ -600,18 +608,28 @@ class GameSession:
                 return None
             # A later event needs a choice after this edit: that event must be
             # re-entered on its own.
-            self._entry = refused
-            self._settle(wrote=False)
+            self._back_to(before, refused)
             return _refused("table.refused", reason=error_text(need, target))
         except CompanionError as error:
-            self._entry = refused
-            self._settle(wrote=False)
+            self._back_to(before, refused)
             return _refused("table.refused", reason=error_text(error, target))
         if event.get("type") == "trick" and held.active and all(held.active):
             self._copies[target] = _filled(held.active)
         after = Entry(live=self._still_valid(held.live) if number is not None else ())
         self._done(_Done(before, after, change), wrote=True)
         return None
+
+    def _back_to(self, before: Entry, refused: Entry) -> None:
+        """A refused event: the entry goes back to ``refused``.
+
+        When that drops something the table had entered (the choice asked
+        for), the drop is an action of its own, so Undo brings it back.
+        """
+        if refused == before:
+            self._entry = refused
+            self._settle(wrote=False)
+        else:
+            self._done(_Done(before, refused))
 
     def _done(self, item: _Done, *, wrote: bool = False) -> None:
         """A new action: it goes on the history and forgets what could be redone."""
@@ -727,7 +745,7 @@ class GameSession:
 
     def _adopt_stored(self, stored: StoredGame) -> None:
         self._replay = replay(stored.log)
-        self._seen_rev = _revision(stored)
+        self._seen_rev = stored.rev
         self._store_redo = len(stored.redo)
         self._saved_taps = self._read_taps()
         self._entry = Entry(live=self._valid_taps(self._saved_taps))
@@ -735,8 +753,7 @@ class GameSession:
     def _adopt(self, result: Replay) -> None:
         """The store's replay after a write of this session."""
         self._replay = result
-        if self._seen_rev is not None:
-            self._seen_rev += 1
+        self._seen_rev += 1  # the store counts one revision a write
         self._generation = self.store.generation
 
     def _reload(self, stored: StoredGame) -> None:
@@ -747,15 +764,11 @@ class GameSession:
         self._generation = self.store.generation
 
     def _fresh(self, stored: StoredGame) -> bool:
-        rev = _revision(stored)
-        if rev is not None and self._seen_rev is not None:
-            return rev == self._seen_rev
-        return stored.log.events == self.events
+        return stored.rev == self._seen_rev
 
-    # The store, in one place. Until the store compares revisions itself (an
-    # ``expected_rev`` on its writes raising StaleGameError), the comparison
-    # and the write share the store's write lock, so that no other write
-    # slips in between; swap ``_write`` for ``expected_rev=self._seen_rev``.
+    # The store, in one place. Every write of the game carries the revision
+    # this session last saw; the store refuses it in the same locked step if
+    # another device wrote since (StaleGameError).
 
     def _read(self) -> StoredGame:
         return self.store.load(self.game_id)
@@ -767,34 +780,26 @@ class GameSession:
         self.store.set_setting(key, value)
         self._generation = self.store.generation
 
-    def _write(self, call: Callable[[], Replay]) -> Replay:
-        """Run a write of this game if the stored game is still the one seen."""
-        with self.store._guard.write():
-            stored = self._read()
-            if not self._fresh(stored):
-                raise _MovedOn(stored)
-            return call()
+    def _checked(self, write: Callable[[int], Replay]) -> Replay:
+        """Run a write of this game, given the revision this session saw."""
+        try:
+            return write(self._seen_rev)
+        except StaleGameError:
+            raise _MovedOn(self._read()) from None
 
     def _store_change(self, change: _Append | _Replace, *, forward: bool) -> None:
-        self._adopt(self._write(lambda: self._store_call(change, forward)))
+        self._adopt(self._checked(lambda rev: self._store_call(change, forward, rev)))
 
-    def _store_call(self, change: _Append | _Replace, forward: bool) -> Replay:
+    def _store_call(
+        self, change: _Append | _Replace, forward: bool, rev: int
+    ) -> Replay:
         store, game_id = self.store, self.game_id
         if isinstance(change, _Append):
             if forward:
-                return store.append(game_id, change.event)
-            return store.undo(game_id)
+                return store.append(game_id, change.event, expected_rev=rev)
+            return store.undo(game_id, expected_rev=rev)
         event = change.new if forward else change.old
-        return store.replace_event(game_id, change.number, event)
-
-
-def _revision(stored: StoredGame) -> int | None:
-    """The stored game's revision, where the store tells it."""
-    for holder in (stored, stored.info):
-        rev = getattr(holder, "rev", None)
-        if isinstance(rev, int):
-            return rev
-    return None
+        return store.replace_event(game_id, change.number, event, expected_rev=rev)
 
 
 def _kept(taps: Taps) -> dict[str, list[Any]]:

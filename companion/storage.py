@@ -3,9 +3,12 @@
 TinyDB's own JSONStorage rewrites its file in place, so a crash or a full disk
 in the middle of a write loses everything. This storage writes a complete new
 file next to the old one and swaps it in with one rename, keeping the previous
-version as ``<name>.bak``. Reading a file that does not parse falls back to
-that copy, keeps the broken file aside for inspection, and reports what
-happened through ``warn`` instead of quietly starting empty.
+version as ``<name>.bak``. The backup only moves forward: it is replaced after
+the new file is in place, so a refused write leaves both files as they were.
+Reading a file that does not parse falls back to that copy, keeps the broken
+file aside for inspection, and reports what happened through ``warn`` instead
+of quietly starting empty. A file that cannot be read at all (no permission, a
+disk error) is not damaged: it is refused and left alone.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import shutil
 import tempfile
 import time
@@ -43,22 +47,55 @@ def backup_path(path: Path) -> Path:
     return path.with_name(path.name + BACKUP_SUFFIX)
 
 
-def _signature(path: Path) -> tuple[int, int, int] | None:
+Signature = tuple[int, int, int, int]
+
+
+def cannot_read(path: Path, error: OSError) -> StoreError:
+    """The refusal for a file that is there but may not be read: not damage."""
+    return StoreError(
+        f"The saved games file {path} cannot be read ({error.strerror or error}). "
+        "Nothing was changed; check that the app may read it (its permissions, "
+        "the disk) and try again."
+    )
+
+
+def _signature(path: Path) -> Signature | None:
+    # The change time joins the modification time: a file rewritten twice
+    # within the clock's step keeps its mtime, but a rename updates ctime.
     try:
         info = os.stat(path)
     except FileNotFoundError:
         return None
-    return (info.st_ino, info.st_size, info.st_mtime_ns)
+    except OSError as error:
+        raise cannot_read(path, error) from None
+    return (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def _read_bytes(path: Path) -> bytes:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        # The whole file in one read (one byte more, to see its end).
+        step = os.fstat(fd).st_size + 1
+        chunks = []
+        while chunk := os.read(fd, step):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def _load(path: Path) -> Data | None:
-    """The file's tables, None when it does not exist, _Unreadable when broken."""
+    """The file's tables, None when it does not exist, _Unreadable when broken.
+
+    A file the system will not hand over is refused with a StoreError: it may
+    be perfectly good, so it must not be treated as damaged and set aside.
+    """
     try:
-        raw = path.read_bytes()
+        raw = _read_bytes(path)
     except FileNotFoundError:
         return None
     except OSError as error:
-        raise _Unreadable(error.strerror or str(error)) from None
+        raise cannot_read(path, error) from None
     # An empty file is a truncated one: this storage never writes zero bytes.
     if not raw.strip():
         raise _Unreadable("the file is empty")
@@ -88,53 +125,100 @@ def fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+def _write_temporary(path: Path, payload: bytes, *, fsync: bool) -> Path:
+    """A complete new file next to ``path``; nothing is left behind on failure."""
+    fd, name = tempfile.mkstemp(
+        dir=path.parent, prefix=path.name + ".", suffix=TEMP_SUFFIX
+    )
+    temp = Path(name)
+    try:
+        try:
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(fd, view) :]
+            if fsync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        raise
+    return temp
+
+
+def _unused_temporary_name(path: Path) -> Path:
+    # Random enough never to meet another writer's; the link or copy made
+    # under it creates the file, which saves creating and removing one here.
+    return path.with_name(f"{path.name}.{secrets.token_hex(8)}{TEMP_SUFFIX}")
+
+
+def _second_name(path: Path, target: Path, *, fsync: bool) -> None:
+    """Give the current ``path`` the name ``target`` too: a link, else a copy."""
+    # The current file is never changed in place, only replaced, so a second
+    # name for it is a faithful copy at no cost. Some systems have no links
+    # at all (Python in a browser: no os.link), some storage refuses them.
+    link = getattr(os, "link", None)
+    if link is not None:
+        try:
+            link(path, target)
+            return
+        except OSError:
+            pass
+    try:
+        shutil.copyfile(path, target)
+        if fsync:
+            with open(target, "rb+") as handle:
+                os.fsync(handle.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            target.unlink()
+        raise
+
+
 def write_atomically(path: Path, text: str, *, fsync: bool = True) -> None:
     """Replace ``path`` with ``text`` so that readers see the old or the new file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(
-        dir=path.parent, prefix=path.name + ".", suffix=TEMP_SUFFIX
-    )
+    temp = _write_temporary(path, text.encode("utf-8"), fsync=fsync)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            if fsync:
-                os.fsync(handle.fileno())
         os.replace(temp, path)
     except BaseException:
         with contextlib.suppress(OSError):
-            os.unlink(temp)
+            temp.unlink()
         raise
     if fsync:
         fsync_folder(path.parent)
 
 
-def _keep_backup(path: Path, *, fsync: bool) -> None:
-    """Make ``<path>.bak`` the current file before it is replaced."""
-    if not path.exists():
-        return
-    backup = backup_path(path)
-    fd, temp = tempfile.mkstemp(
-        dir=path.parent, prefix=backup.name + ".", suffix=TEMP_SUFFIX
-    )
-    os.close(fd)
-    os.unlink(temp)
+def replace_keeping_backup(path: Path, payload: bytes, *, fsync: bool) -> None:
+    """Replace ``path`` with ``payload``; the file it replaces becomes the backup.
+
+    The backup is replaced last, once the new file is in place: a write that
+    fails anywhere before leaves the file and its backup as they were.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    new = _write_temporary(path, payload, fsync=fsync)
+    previous: Path | None = None
     try:
-        # The current file is never changed in place, only replaced, so a
-        # second name for it is a faithful copy at no cost.
-        os.link(path, temp)
-    except OSError:
-        # No hard links here (some phone storage): copy instead.
-        shutil.copyfile(path, temp)
-        if fsync:
-            with open(temp, "rb+") as handle:
-                os.fsync(handle.fileno())
-    try:
-        os.replace(temp, backup)
+        if path.exists():
+            previous = _unused_temporary_name(backup_path(path))
+            _second_name(path, previous, fsync=fsync)
+        os.replace(new, path)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
+        for temp in (new, previous):
+            if temp is not None:
+                with contextlib.suppress(OSError):
+                    temp.unlink()
         raise
+    if fsync:
+        fsync_folder(path.parent)
+    if previous is not None:
+        try:
+            os.replace(previous, backup_path(path))
+        except OSError:
+            # The new file is saved; the backup stays one version older.
+            with contextlib.suppress(OSError):
+                previous.unlink()
 
 
 def remove_stale_temporaries(folder: Path, max_age: float = STALE_TEMP_SECONDS) -> None:
@@ -176,30 +260,44 @@ class AtomicJSONStorage(Storage):
         self._warn = warn or (lambda message: None)
         self._fsync = fsync
         self._cache: Data | None = None
-        self._cached_signature: tuple[int, int, int] | None = None
+        self._cached_signature: Signature | None = None
 
     def read(self) -> Data | None:
+        # The signature is taken before reading: a file another process
+        # replaces while this one parses is then read again next time,
+        # never cached under the new file's signature with the old content.
         signature = _signature(self.path)
         if self._cache is not None and signature == self._cached_signature:
             return self._cache
-        data = self._read_or_recover()
+        data, recovered = self._read_or_recover()
         self._cache = data
-        self._cached_signature = _signature(self.path)
+        self._cached_signature = _signature(self.path) if recovered else signature
         return data
 
     def write(self, data: Data) -> None:
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         try:
-            _keep_backup(self.path, fsync=self._fsync)
-            write_atomically(self.path, text, fsync=self._fsync)
-        except OSError as error:
+            try:
+                payload = json.dumps(
+                    data, ensure_ascii=False, separators=(",", ":")
+                ).encode("utf-8")
+            except (TypeError, ValueError, RecursionError) as error:
+                # ValueError covers text that cannot be UTF-8 (a lone surrogate).
+                raise StoreError(
+                    f"could not save {self.path.name}: it holds something the "
+                    f"file cannot keep ({error}). Nothing was changed."
+                ) from None
+            try:
+                replace_keeping_backup(self.path, payload, fsync=self._fsync)
+            except OSError as error:
+                raise StoreError(
+                    f"could not save {self.path.name} in {self.path.parent}: "
+                    f"{error.strerror or error}. Nothing was changed."
+                ) from error
+        except StoreError:
             # TinyDB changed the cached tables in place before calling us:
             # forget them so the next read shows what really is on disk.
             self.forget()
-            raise StoreError(
-                f"could not save {self.path.name} in {self.path.parent}: "
-                f"{error.strerror or error}. Nothing was changed."
-            ) from error
+            raise
         self._cache = data
         self._cached_signature = _signature(self.path)
 
@@ -208,17 +306,18 @@ class AtomicJSONStorage(Storage):
         self._cache = None
         self._cached_signature = None
 
-    def _read_or_recover(self) -> Data | None:
+    def _read_or_recover(self) -> tuple[Data | None, bool]:
+        """The tables, and whether they came from the backup."""
         backup = backup_path(self.path)
         try:
             data = _load(self.path)
         except _Unreadable as error:
-            return self._recover(f"could not be read ({error})", set_aside=True)
+            return self._recover(f"could not be read ({error})", set_aside=True), True
         if data is not None:
-            return data
+            return data, False
         if not backup.exists():
-            return None  # a new store
-        return self._recover("was missing", set_aside=False)
+            return None, False  # a new store
+        return self._recover("was missing", set_aside=False), True
 
     def _recover(self, problem: str, *, set_aside: bool) -> Data:
         backup = backup_path(self.path)
@@ -237,15 +336,29 @@ class AtomicJSONStorage(Storage):
                 "file somewhere safe and ask for help."
             )
         kept = ""
-        if set_aside:
-            aside = _set_aside_name(self.path)
-            os.replace(self.path, aside)
-            kept = f" The damaged file was kept as {aside.name}."
-        write_atomically(
-            self.path,
-            json.dumps(data, ensure_ascii=False, separators=(",", ":")),
-            fsync=self._fsync,
-        )
+        aside: Path | None = None
+        try:
+            if set_aside:
+                # A second name first: until the good copy is in place the
+                # damaged file stays where it was.
+                aside = _set_aside_name(self.path)
+                _second_name(self.path, aside, fsync=self._fsync)
+                kept = f" The damaged file was kept as {aside.name}."
+            write_atomically(
+                self.path,
+                json.dumps(data, ensure_ascii=False, separators=(",", ":")),
+                fsync=self._fsync,
+            )
+        except OSError as error:
+            if aside is not None:
+                with contextlib.suppress(OSError):
+                    aside.unlink()
+            raise StoreError(
+                f"The saved games file {self.path} {problem}, and its last good "
+                f"copy ({backup.name}) could not be put in its place "
+                f"({error.strerror or error}). Nothing was changed; make room on "
+                "the disk or let the app write to the folder, then try again."
+            ) from None
         self._warn(
             f"The saved games file {self.path.name} {problem}, so the last good "
             f"copy ({backup.name}) was used instead: the most recent change may "

@@ -6,6 +6,12 @@ recorded trick; finished, abandoned and deleted games live in
 trick costs the same with no history as with years of it. Both files use
 :class:`~companion.storage.AtomicJSONStorage`.
 
+Every stored game carries a revision, one more on each change. The per-game
+writes take an optional ``expected_rev``: when the game moved on meanwhile
+(another screen, another process) the write is refused with a
+:class:`~companion.errors.StaleGameError` in the same locked step, and
+:meth:`Store.revision` gives the revision to pass next.
+
 Only inputs are kept: each game's log (header and events), its redo stack and
 timestamps. What a listing shows about the outcome (finished, winners) is a
 cache refreshed from a replay on every write and recomputable with
@@ -17,24 +23,34 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import os
 import secrets
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from tinydb import TinyDB, where
 from tinydb.queries import QueryLike
 from tinydb.storages import MemoryStorage
 from tinydb.table import Document, Table
 
-from companion.errors import FormatError, LogError, StoreError
+from companion.errors import FormatError, LogError, StaleGameError, StoreError
 from companion.games import SLUGS
 from companion.games.base import Event
-from companion.log import GameLog
+from companion.log import (
+    MAX_EVENT_BYTES,
+    MAX_LOG_BYTES,
+    GameLog,
+    check_count,
+    check_event,
+    check_total,
+    check_value,
+)
 from companion.replay import Replay, replay
 from companion.storage import AtomicJSONStorage, remove_stale_temporaries
 
@@ -75,6 +91,7 @@ class GameInfo:
     archived: bool = False  # moved out of the games in progress
     updated: str = ""  # ISO 8601, UTC: the last change
     events: int = 0
+    rev: int = 0  # the game's revision, one more on every change (see expected_rev)
 
     @property
     def state(self) -> str:
@@ -91,6 +108,10 @@ class StoredGame:
     log: GameLog
     redo: list[Event]  # undone events, the next to redo last
 
+    @property
+    def rev(self) -> int:
+        return self.info.rev
+
 
 def _stamp(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -101,8 +122,13 @@ def _now() -> str:
 
 
 def _plain(value: Any, what: str) -> Any:
-    """A deep copy holding only what JSON keeps, so what is stored reads back equal."""
+    """A deep copy holding only what JSON keeps, so what is stored reads back equal.
+
+    What a log may not hold (see companion.log) is refused first: the stored
+    form must never hold what cannot be read back or exported.
+    """
     try:
+        check_value(value)
         return json.loads(json.dumps(value, ensure_ascii=False, allow_nan=False))
     except (TypeError, ValueError) as error:
         raise FormatError(f"{what} cannot be saved: {error}") from None
@@ -120,6 +146,7 @@ def _info(doc: dict[str, Any]) -> GameInfo:
         archived=bool(doc["archived"]),
         updated=doc["updated"],
         events=int(doc["events"]),
+        rev=int(doc.get("rev", 0)),
     )
 
 
@@ -168,7 +195,28 @@ def _log_of(doc: dict[str, Any]) -> GameLog:
     """A fresh copy of a stored game's log."""
     packed = doc["log"]
     data = json.loads(packed) if isinstance(packed, str) else copy.deepcopy(packed)
-    return GameLog.from_dict(data)
+    # Checked when it was stored; a log kept before a limit existed still opens.
+    return GameLog.from_dict(data, check=False)
+
+
+def _check_edited(before: list[Event], after: list[Event]) -> None:
+    """Keep an edited log within the limits, or its export would be refused.
+
+    Only the events the edit brought in are checked: the others were when
+    they were stored.
+    """
+    check_count(len(after))
+    kept = {id(event) for event in before}
+    for number, event in enumerate(after, start=1):
+        if id(event) not in kept:
+            check_event(event, number)
+    if len(after) * MAX_EVENT_BYTES > MAX_LOG_BYTES:  # else it cannot be too big
+        check_total(len(json.dumps(after, ensure_ascii=False).encode("utf-8")))
+
+
+def _check_rev(game_id: str, doc: dict[str, Any], expected_rev: int | None) -> None:
+    if expected_rev is not None and doc["rev"] != expected_rev:
+        raise StaleGameError(game_id, expected_rev, doc["rev"])
 
 
 class _Guard:
@@ -177,15 +225,29 @@ class _Guard:
     Reads take the thread lock only (files are replaced whole, so another
     process never shows a half-written one); every read-modify-write also
     takes an exclusive ``flock`` on ``.lock`` where the system has one.
+
+    Each write leaves a fresh token in ``.lock``. A process that finds a
+    token it did not write knows another process wrote since, and drops its
+    parsed copies of the files before reading them under the lock: file
+    signatures alone can repeat when files are rewritten fast. Within one
+    process, a write by a Store other than the last writer does the same.
     """
 
     def __init__(self, folder: Path | None) -> None:
         self._lock = threading.RLock()
         self._folder = folder
         self._depth = 0
-        self._handle: TextIO | None = None
+        self._fd: int | None = None
+        self._token = b""
+        self._storages: weakref.WeakSet[AtomicJSONStorage] = weakref.WeakSet()
+        self._last_writer: weakref.ref[object] | None = None
         # Counts finished writes, so a screen can tell cheaply that the data moved.
         self.generation = 0
+
+    def watch(self, storage: object) -> None:
+        """Have ``storage`` forget its parsed copy when another process wrote."""
+        if isinstance(storage, AtomicJSONStorage):
+            self._storages.add(storage)
 
     @contextlib.contextmanager
     def read(self) -> Iterator[None]:
@@ -193,10 +255,16 @@ class _Guard:
             yield
 
     @contextlib.contextmanager
-    def write(self) -> Iterator[None]:
+    def write(self, writer: object) -> Iterator[None]:
+        """Hold both locks; every parsed copy is checked against the disk first."""
         with self._lock:
             if self._depth == 0:
-                self._lock_file()
+                changed = self._lock_file()
+                last = self._last_writer() if self._last_writer else None
+                if changed or last is not writer:
+                    for storage in list(self._storages):
+                        storage.forget()
+                self._last_writer = weakref.ref(writer)
             self._depth += 1
             try:
                 yield
@@ -204,16 +272,39 @@ class _Guard:
                     self.generation += 1
             finally:
                 self._depth -= 1
-                if self._depth == 0 and self._handle is not None:
-                    fcntl.flock(self._handle.fileno(), fcntl.LOCK_UN)
+                if self._depth == 0 and self._fd is not None:
+                    self._leave_token(self._fd)
+                    fcntl.flock(self._fd, fcntl.LOCK_UN)
 
-    def _lock_file(self) -> None:
+    def _lock_file(self) -> bool:
+        """Lock ``.lock``; True when another process wrote since this one did."""
         if self._folder is None or fcntl is None:
-            return
-        if self._handle is None:
-            self._folder.mkdir(parents=True, exist_ok=True)
-            self._handle = open(self._folder / LOCK_FILE, "a")  # noqa: SIM115
-        fcntl.flock(self._handle.fileno(), fcntl.LOCK_EX)
+            return False
+        if self._fd is None:
+            lock = self._folder / LOCK_FILE
+            try:
+                self._folder.mkdir(parents=True, exist_ok=True)
+                self._fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as error:
+                raise StoreError(
+                    f"The saved games in {self._folder} cannot be changed: "
+                    f"{error.strerror or error} ({error.filename or lock}). "
+                    "Nothing was changed; choose a folder the app may write to."
+                ) from None
+        fcntl.flock(self._fd, fcntl.LOCK_EX)
+        try:
+            token = os.pread(self._fd, 64, 0)
+        except OSError:
+            token = b""
+        return token != self._token or not token
+
+    def _leave_token(self, fd: int) -> None:
+        token = secrets.token_hex(8).encode()
+        try:
+            os.pwrite(fd, token, 0)
+        except OSError:
+            token = b""  # unknown: the next write reads everything afresh
+        self._token = token
 
 
 _GUARDS: dict[Path, _Guard] = {}
@@ -258,6 +349,11 @@ class Store:
     ) -> None:
         self.folder = Path(folder)
         self._warnings: list[str] = []
+        if not memory and self.folder.exists() and not self.folder.is_dir():
+            raise StoreError(
+                f"{self.folder} is a file, not a folder: the saved games need a "
+                "folder of their own. Nothing was changed; choose another one."
+            )
         if memory:
             self._guard = _Guard(None)
             live = TinyDB(storage=MemoryStorage)
@@ -270,6 +366,8 @@ class Store:
             live = TinyDB(self.folder / LIVE_FILE, storage=storage)
             archive = TinyDB(self.folder / ARCHIVE_FILE, storage=storage)
         self._dbs = (live, archive)
+        for db in self._dbs:
+            self._guard.watch(db.storage)
         self._live = live.table("games", cache_size=0)
         self._archive = archive.table("games", cache_size=0)
         self._meta = live.table("meta", cache_size=0)
@@ -289,7 +387,7 @@ class Store:
                     f"up to {SCHEMA}). Please update the app."
                 )
             if version < SCHEMA:
-                with self._guard.write():
+                with self._guard.write(self):
                     for step in range(version, SCHEMA):
                         MIGRATIONS[step](self)
                         self._meta.truncate()
@@ -321,7 +419,7 @@ class Store:
         doubles = [doc for doc in self._live if doc["id"] in archived]
         if not doubles:
             return
-        with self._guard.write():
+        with self._guard.write(self):
             for doc in doubles:
                 other = archived[doc["id"]]
                 if doc["rev"] >= other["rev"]:
@@ -396,9 +494,11 @@ class Store:
 
         The log must replay; one that is already over goes to the archive.
         """
+        # Checked first, with event numbers; then copied as JSON keeps it.
+        GameLog.from_dict(log.to_dict())
         log = GameLog.from_dict(_plain(log.to_dict(), "The game"))
         result = replay(log)
-        with self._guard.write():
+        with self._guard.write(self):
             self._ensure_schema_saved()
             game_id, now = self._new_id_and_start()
             archived = bool(result.state.finished)
@@ -414,18 +514,23 @@ class Store:
         self,
         game_id: str,
         change: Callable[[list[Event], list[Event]], Edited],
+        expected_rev: int | None = None,
     ) -> Replay:
         """Change a game's events; the new log must replay or nothing changes.
 
         The event that ends the game moves it to the archive at once (the
         app need not call finish); an edit that makes it unfinished again, or
         any edit of an abandoned game, brings it back to the games in progress.
+        With ``expected_rev``, a game whose revision moved on is refused with a
+        StaleGameError in the same locked step.
         """
-        with self._guard.write():
+        with self._guard.write(self):
             self._ensure_schema_saved()
             table, doc = self._find_untrashed(game_id)
+            _check_rev(game_id, doc, expected_rev)
             stored = _log_of(doc)
             events, redo = change(stored.events, copy.deepcopy(doc["redo"]))
+            _check_edited(stored.events, events)
             log = stored.with_events(events)
             result = replay(log)
             outcome = _outcome(result)
@@ -433,7 +538,9 @@ class Store:
             self._move(table, doc, {**fields, **outcome, "redo": redo})
             return result
 
-    def append(self, game_id: str, event: Event) -> Replay:
+    def append(
+        self, game_id: str, event: Event, expected_rev: int | None = None
+    ) -> Replay:
         """Record one more event; a LogError from the rules refuses it."""
         event = _plain(event, "The event")
 
@@ -442,25 +549,31 @@ class Store:
             keep = redo[:-1] if redo and redo[-1] == event else []
             return [*events, event], keep
 
-        return self._edit(game_id, change)
+        return self._edit(game_id, change, expected_rev)
 
-    def undo(self, game_id: str) -> Replay:
+    def undo(self, game_id: str, expected_rev: int | None = None) -> Replay:
         def change(events: list[Event], redo: list[Event]) -> Edited:
             if not events:
                 raise StoreError("There is nothing to undo in this game.")
             return events[:-1], [*redo, events[-1]]
 
-        return self._edit(game_id, change)
+        return self._edit(game_id, change, expected_rev)
 
-    def redo(self, game_id: str) -> Replay:
+    def redo(self, game_id: str, expected_rev: int | None = None) -> Replay:
         def change(events: list[Event], redo: list[Event]) -> Edited:
             if not redo:
                 raise StoreError("There is nothing to redo in this game.")
             return [*events, redo[-1]], redo[:-1]
 
-        return self._edit(game_id, change)
+        return self._edit(game_id, change, expected_rev)
 
-    def replace_event(self, game_id: str, number: int, event: Event) -> Replay:
+    def replace_event(
+        self,
+        game_id: str,
+        number: int,
+        event: Event,
+        expected_rev: int | None = None,
+    ) -> Replay:
         """Put ``event`` in place of event ``number`` (1-based) and replay."""
         event = _plain(event, "The event")
 
@@ -468,16 +581,18 @@ class Store:
             _check_number(events, number)
             return [*events[: number - 1], event, *events[number:]], []
 
-        return self._edit(game_id, change)
+        return self._edit(game_id, change, expected_rev)
 
-    def delete_event(self, game_id: str, number: int) -> Replay:
+    def delete_event(
+        self, game_id: str, number: int, expected_rev: int | None = None
+    ) -> Replay:
         """Remove event ``number`` (1-based) and replay."""
 
         def change(events: list[Event], redo: list[Event]) -> Edited:
             _check_number(events, number)
             return [*events[: number - 1], *events[number:]], []
 
-        return self._edit(game_id, change)
+        return self._edit(game_id, change, expected_rev)
 
     def load(self, game_id: str) -> StoredGame:
         with self._guard.read():
@@ -487,6 +602,12 @@ class Store:
 
     def replay(self, game_id: str) -> Replay:
         return replay(self.load(game_id).log)
+
+    def revision(self, game_id: str) -> int:
+        """The game's current revision: pass it as ``expected_rev`` to a write."""
+        with self._guard.read():
+            _, doc = self._find(game_id)
+            return int(doc["rev"])
 
     # the list and the archive
 
@@ -517,15 +638,18 @@ class Store:
         games.sort(key=lambda info: (info.started, info.id), reverse=True)
         return games
 
-    def finish(self, game_id: str, abandon: bool = False) -> None:
+    def finish(
+        self, game_id: str, abandon: bool = False, expected_rev: int | None = None
+    ) -> None:
         """Move a game that is over to the archive; doing it twice does nothing.
 
         A game that is not over is refused unless ``abandon`` is set: then it
         is archived as abandoned (it can still be edited, which reopens it).
         """
-        with self._guard.write():
+        with self._guard.write(self):
             self._ensure_schema_saved()
             table, doc = self._find_untrashed(game_id)
+            _check_rev(game_id, doc, expected_rev)
             if doc["archived"]:
                 return
             fields: dict[str, Any] = {"archived": True}
@@ -539,25 +663,29 @@ class Store:
                     )
             self._move(table, doc, fields)
 
-    def delete_game(self, game_id: str) -> None:
+    def delete_game(self, game_id: str, expected_rev: int | None = None) -> None:
         """Move a game to the trash (see restore_game and purge_game)."""
-        self._set_deleted(game_id, True)
+        self._set_deleted(game_id, True, expected_rev)
 
-    def restore_game(self, game_id: str) -> None:
+    def restore_game(self, game_id: str, expected_rev: int | None = None) -> None:
         """Take a game out of the trash, back where it was."""
-        self._set_deleted(game_id, False)
+        self._set_deleted(game_id, False, expected_rev)
 
-    def _set_deleted(self, game_id: str, deleted: bool) -> None:
-        with self._guard.write():
+    def _set_deleted(
+        self, game_id: str, deleted: bool, expected_rev: int | None
+    ) -> None:
+        with self._guard.write(self):
             self._ensure_schema_saved()
             table, doc = self._find(game_id)
+            _check_rev(game_id, doc, expected_rev)
             if doc["deleted"] != deleted:
                 self._move(table, doc, {"deleted": deleted})
 
-    def purge_game(self, game_id: str) -> None:
+    def purge_game(self, game_id: str, expected_rev: int | None = None) -> None:
         """Remove a game in the trash for good."""
-        with self._guard.write():
+        with self._guard.write(self):
             table, doc = self._find(game_id)
+            _check_rev(game_id, doc, expected_rev)
             if not doc["deleted"]:
                 raise StoreError(
                     f'The game "{game_id}" is not in the trash; delete it first.'
@@ -570,7 +698,7 @@ class Store:
         Returns the ids of games whose log no longer replays (left unchanged).
         """
         failed: list[str] = []
-        with self._guard.write():
+        with self._guard.write(self):
             for table in (self._live, self._archive):
                 for doc in list(table):
                     try:
@@ -617,7 +745,7 @@ class Store:
         options = _plain(options, "The options")
         if not isinstance(options, dict):
             raise FormatError("The options must be a set of named values.")
-        with self._guard.write():
+        with self._guard.write(self):
             self._ensure_schema_saved()
             condition = (where("game") == game) & (where("players") == players)
             found = self._options.get(condition)
@@ -638,7 +766,7 @@ class Store:
 
     def set_setting(self, key: str, value: Any) -> None:
         value = _plain(value, f'The setting "{key}"')
-        with self._guard.write():
+        with self._guard.write(self):
             self._ensure_schema_saved()
             _upsert(self._settings, where("key") == key, {"key": key, "value": value})
 

@@ -8,9 +8,11 @@ import threading
 
 import flet as ft
 
+from companion.errors import CompanionError
 from companion.games import describe
 from companion.paths import data_dir
 from companion.store import Store
+from screens import ui
 from screens.cursed import CursedTable
 from screens.history import GameDetail, History, Stats
 from screens.home import Home
@@ -93,9 +95,13 @@ def main(page: ft.Page) -> None:
     page.title = "Curse Companion"
     page.padding = 8
     page.fonts = {JAPANESE_FONT: "/fonts/ipaexg.ttf"}
-    app = App(
-        page, shared_store(), _lock, routes(_sharing), shared=_sharing is not None
-    )
+    try:
+        store = shared_store()
+    except (CompanionError, OSError) as error:
+        # The store's own words: what happened, what was kept aside, what to do.
+        page.add(ui.note(str(error), "store-error", error=True))
+        return
+    app = App(page, store, _lock, routes(_sharing), shared=_sharing is not None)
     app.follow_others()
 
     def resized(_: ft.PageResizeEvent) -> None:

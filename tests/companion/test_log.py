@@ -3,7 +3,17 @@ import json
 import pytest
 
 from companion.errors import FormatError
-from companion.log import FORMAT, GameLog, dumps, loads
+from companion.log import (
+    FORMAT,
+    MAX_DEPTH,
+    MAX_EVENT_BYTES,
+    MAX_INT_DIGITS,
+    MAX_NAME_CHARS,
+    MAX_TEXT_CHARS,
+    GameLog,
+    dumps,
+    loads,
+)
 from companion.replay import replay
 
 HEADER = {"format": FORMAT, "game": "cursed", "players": ["Ann", "Ben"]}
@@ -53,3 +63,43 @@ def test_unknown_game_is_refused_on_replay() -> None:
         replay(GameLog("chess", ["Ann", "Ben"]))
     assert error.value.event == 0
     assert '"chess"' in str(error.value)
+
+
+def nested(levels: int) -> object:
+    """A number in ``levels - 1`` lists: an event's field whose deepest list is
+    ``levels`` deep, the event counting as the first level."""
+    value: object = 0
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+def test_values_at_the_limits_are_kept_and_one_past_them_refused() -> None:
+    at = {
+        "name": ("A" * MAX_NAME_CHARS, "A" * (MAX_NAME_CHARS + 1)),
+        "text": ("x" * MAX_TEXT_CHARS, "x" * (MAX_TEXT_CHARS + 1)),
+        "number": (10**MAX_INT_DIGITS - 1, 10**MAX_INT_DIGITS),
+        # The event is the first level, its field the second.
+        "depth": (nested(MAX_DEPTH), nested(MAX_DEPTH + 1)),
+        "event": (["x" * 1000] * 15, ["x" * 1000] * 17),
+    }
+    for what, (kept, refused) in at.items():
+        for value, fits in ((kept, True), (refused, False)):
+            if what == "name":
+                text = log_text(players=[value, "Ben"])
+            else:
+                text = log_text(events=[{"type": "altar", "x": value}])
+            if fits:
+                assert loads(dumps(loads(text))) == loads(text)
+            else:
+                with pytest.raises(FormatError, match="^event [01]: "):
+                    loads(text)
+    assert MAX_EVENT_BYTES < 17_000
+
+
+def test_unknown_top_level_fields_travel_with_the_log() -> None:
+    text = log_text(device={"name": "tablet"}, events=[{"type": "altar", "y": 1}])
+    log = loads(text)
+    assert log.extra == {"device": {"name": "tablet"}}
+    assert json.loads(dumps(log)) == {**json.loads(text), "options": {}}
+    assert log.with_events([]).extra == log.extra

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import Event
@@ -428,6 +428,8 @@ def act(session: GameSession, action: str, pick: int) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(ACTIONS, st.integers(min_value=2, max_value=9))
+# A refused choice drops it: Undo brings the choice back, Redo drops it again.
+@example([("edit", 1), ("fill", 0), ("choose", 0)], 3)
 def test_undo_takes_back_everything_and_redo_does_it_again(
     actions: list[tuple[str, int]], prefix: int
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import time
@@ -18,6 +19,13 @@ from companion.storage import AtomicJSONStorage, backup_path, remove_stale_tempo
 from companion.store import LIVE_FILE, Store
 
 MakeDB = Callable[[], TinyDB]
+
+
+@pytest.fixture(autouse=True, params=["links", "no links"])
+def links(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test here runs twice: once without os.link (Python in a browser)."""
+    if request.param == "no links":
+        monkeypatch.delattr(os, "link")
 
 
 def header() -> GameLog:
@@ -180,15 +188,23 @@ def test_the_store_refuses_to_open_when_nothing_is_readable(tmp_path: Path) -> N
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
 
+def disk_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every write to a file fails at the system call, as on a full disk."""
+
+    def refuse(fd: int, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "write", refuse)
+
+
 def test_a_failed_write_leaves_the_file_and_memory_as_they_were(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "db.json"
     db = TinyDB(path, storage=AtomicJSONStorage)
     db.table("t").insert({"n": 1})
     before = path.read_bytes()
-    # A folder where the backup's second name must go makes the write fail.
-    backup_path(path).mkdir()
+    disk_full(monkeypatch)
     with pytest.raises(StoreError, match="Nothing was changed"):
         db.table("t").insert({"n": 2})
     assert path.read_bytes() == before
