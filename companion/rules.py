@@ -205,6 +205,7 @@ _STOPWORDS = frozenset(
         "should", "would", "will", "shall", "im", "get", "gets", "got", "happen",
         "happens", "happened", "about", "rule", "rules", "many", "much",
         "someone", "somebody", "something", "ever", "also", "really", "actually",
+        "have", "has", "had", "dont", "doesnt", "didnt",
     }
 )
 _IRREGULAR = {
@@ -554,12 +555,14 @@ def _groups(
     groups: list[dict[str, float]] = []
     for word in words:
         if word in soft:
-            groups.append({word: trust * KANA_TRUST} if word in index.idf else {})
+            # Grammar is never mended as a typo: it only counts when it is there.
+            if word in index.idf:
+                groups.append({word: trust * KANA_TRUST})
         elif word in index.idf:
             groups.append({word: trust})
         elif similar := index.similar(word):
             groups.append({other: trust * FUZZY_FACTOR for other in similar})
-    return [group for group in groups if group]
+    return groups
 
 
 # Hiragana between kanji and katakana is mostly grammar (って, がある, たら),
