@@ -108,6 +108,7 @@ TOPIC_PREFERENCE = 1.1
 # With no game chosen or named, the entries of the game whose own words fit
 # the question best count up to this much more.
 GAME_FIT = 0.5
+FIT_POWER = 3
 # An entry whose title asks the question itself: its share of the question's
 # words in the title adds up to this much.
 TITLE_COVER_BONUS = 0.5
@@ -221,10 +222,11 @@ _IRREGULAR = {
 _NUMBER_WORDS = {
     word: str(value)
     for value, word in enumerate(
-        (
-            "zero one two three four five six seven eight nine ten eleven twelve"
-            " thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty"
-        ).split()
+        [
+            "zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+            "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
+            "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+        ]
     )
 }
 _ORDINALS = {"1st": "first", "2nd": "second", "3rd": "third", "4th": "fourth"}
@@ -550,7 +552,10 @@ class _Question:
 
 
 def _groups(
-    index: _Index, words: Iterable[str], trust: float, soft: frozenset[str] = frozenset()
+    index: _Index,
+    words: Iterable[str],
+    trust: float,
+    soft: frozenset[str] = frozenset(),
 ) -> list[dict[str, float]]:
     groups: list[dict[str, float]] = []
     for word in words:
@@ -659,7 +664,9 @@ def _game_fit(question: _Question, index: _Index) -> dict[str, float]:
     top = max(evidence.values())
     if top == 0.0:
         return {}
-    return {game: 1 + GAME_FIT * e / top for game, e in evidence.items()}
+    return {
+        game: 1 + GAME_FIT * (e / top) ** FIT_POWER for game, e in evidence.items()
+    }
 
 
 def find(
