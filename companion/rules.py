@@ -217,6 +217,10 @@ _IRREGULAR = {
     "neutralise": "neutralize", "devastated": "ruin", "devastate": "ruin",
     "ruined": "ruin", "doubly": "double", "twice": "double",
     "anything": "any", "anyone": "any", "anybody": "any",
+    # Higher, highest and high card are one idea at the table.
+    "highest": "high", "higher": "high", "lowest": "low", "lower": "low",
+    "biggest": "big", "bigger": "big", "smallest": "small", "smaller": "small",
+    "strongest": "strong", "stronger": "strong", "weakest": "weak", "weaker": "weak",
 }
 # Players write "6 curse cards" where the reference says "six": both become digits.
 _NUMBER_WORDS = {
