@@ -105,6 +105,9 @@ PHRASE_SHARE = 0.5
 COVERAGE_POWER = 2.0
 # Q&A entries repeat their topic's words; on a near tie the topic comes first.
 TOPIC_PREFERENCE = 1.1
+# A Q&A title counts for the question only as far as the player asked its
+# case, but never less than this share.
+ASKED_FLOOR = 0.5
 # With no game chosen or named, the entries of the game whose own words fit
 # the question best count up to this much more.
 GAME_FIT = 0.5
@@ -216,7 +219,7 @@ _IRREGULAR = {
     "fewer": "few", "least": "few", "colour": "color", "colours": "color",
     "neutralise": "neutralize", "devastated": "ruin", "devastate": "ruin",
     "ruined": "ruin", "doubly": "double", "twice": "double",
-    "anything": "any", "anyone": "any", "anybody": "any",
+    "anything": "any", "anyone": "any", "anybody": "any", "none": "no",
     # Higher, highest and high card are one idea at the table.
     "highest": "high", "higher": "high", "lowest": "low", "lower": "low",
     "biggest": "big", "bigger": "big", "smallest": "small", "smaller": "small",
@@ -257,7 +260,8 @@ def _regular_stem(word: str) -> str:
         word = word[:-3] + "y"
     elif word.endswith("ing") and len(word) > 5:
         word = word[:-3]
-        if len(word) > 2 and word[-1] == word[-2]:
+        # "running" loses its doubled n; "blessing" and "spelling" keep theirs.
+        if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "slfz":
             word = word[:-1]
     elif (word.endswith("ed") and len(word) > 4) or word.endswith(
         ("ches", "shes", "sses", "xes")
@@ -360,6 +364,8 @@ class _Doc:
     fields: dict[str, set[str]]
     phrases: list[tuple[str, ...]]
     weights: dict[str, float]
+    # The title's terms without its grammar (をかけたら): what a Q&A asks.
+    asks: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -447,8 +453,9 @@ def _index(lang: str) -> _Index:
     for e in _load(lang):
         fields = _fields(e)
         phrases = [tuple(tokens(k)) for k in (*e.keywords, e.title)]
+        asks = fields["title"] - _kana_pairs(e.title)
         docs.append(
-            _Doc(e, fields, [p for p in phrases if len(p) > 1], _weights(e))
+            _Doc(e, fields, [p for p in phrases if len(p) > 1], _weights(e), asks)
         )
         for term in set().union(*fields.values()):
             df[term] += 1
@@ -640,10 +647,25 @@ def _score(doc: _Doc, question: _Question, index: _Index) -> tuple[float, set[st
         if _contains(question.sequence, phrase):
             score += PHRASE_SHARE * sum(earned.get(t, 0.0) for t in set(phrase))
     score *= (covered / total) ** COVERAGE_POWER
-    score *= 1 + TITLE_COVER_BONUS * in_title / total
-    if not _is_question(doc.entry):
+    title_share = in_title / total
+    if _is_question(doc.entry):
+        asked = _asked_share(doc, matched, index)
+        title_share *= ASKED_FLOOR + (1 - ASKED_FLOOR) * asked
+    else:
         score *= TOPIC_PREFERENCE
+    score *= 1 + TITLE_COVER_BONUS * title_share
     return score, matched
+
+
+def _asked_share(doc: _Doc, matched: set[str], index: _Index) -> float:
+    """How much of a Q&A entry's own question the player asked.
+
+    A Q&A title asks about one case ("my escape modifier takes my rank below
+    zero"); a player sharing only its topic's words ("escape modifier") asked
+    about the topic, so the title only counts by the share of it asked.
+    """
+    whole = sum(index.idf[t] for t in doc.asks)
+    return sum(index.idf[t] for t in doc.asks & matched) / whole if whole else 1.0
 
 
 def _game_fit(question: _Question, index: _Index) -> dict[str, float]:

@@ -6,7 +6,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -260,19 +259,6 @@ def test_japanese_numbers_are_read_alike() -> None:
     assert rules.tokens("カード") == rules.tokens("かーど")
 
 
-def test_search_is_fast_after_loading() -> None:
-    queries = [q for q, _, _ in ENGLISH] + ["exaustoin", "doubel cruse"]
-    rules.search("warm up")
-    rules.search("準備", "ja")
-    start = time.perf_counter()
-    for q in queries:
-        rules.search(q)
-    for q, _, _ in JAPANESE:
-        rules.search(q, "ja")
-    each = (time.perf_counter() - start) / (len(queries) + len(JAPANESE))
-    assert each < 0.005
-
-
 @settings(max_examples=40, deadline=None)
 @given(
     query=st.text(max_size=40),
@@ -486,18 +472,24 @@ def _hits(rows: list[dict[str, object]], lang: str, top: int) -> float:
     return hits / len(rows)
 
 
+# Sets never tuned on, each written before the search work it measures.
+HELD_OUT = ("held_out", "held_out_2", "held_out_3")
+
+
 @pytest.mark.parametrize("lang", rules.LANGUAGES)
 def test_the_questions_are_many_and_spread(lang: str) -> None:
     rows = _questions("tuning", lang) + _questions("held_out", lang)
     assert len(rows) >= 60
     assert len(_questions("held_out", lang)) >= 20
+    assert len(_questions("held_out_2", lang)) >= 40
     assert sum(row["game"] is None for row in rows) * 3 >= len(rows) - 3
     games = {str(a).split("/")[0] for row in rows for a in row["answers"]}  # type: ignore[attr-defined]
     assert games == set(SLUGS)
-    for row in rows:
-        for answer in row["answers"]:  # type: ignore[attr-defined]
-            game, topic = str(answer).split("/")
-            rules.entry(game, topic, lang)
+    for part in ("tuning", *HELD_OUT):
+        for row in _questions(part, lang):
+            for answer in row["answers"]:  # type: ignore[attr-defined]
+                game, topic = str(answer).split("/")
+                rules.entry(game, topic, lang)
 
 
 @pytest.mark.parametrize("lang", rules.LANGUAGES)
@@ -509,13 +501,14 @@ def test_tuning_questions_find_their_entry(lang: str, chosen: bool) -> None:
 
 
 @pytest.mark.parametrize("lang", rules.LANGUAGES)
-def test_held_out_questions_stay_above_a_floor(lang: str) -> None:
-    # Never tuned on: a figure to report, with a floor well under the target.
-    rows = _questions("held_out", lang)
+@pytest.mark.parametrize("part", HELD_OUT)
+def test_held_out_questions_stay_above_a_floor(part: str, lang: str) -> None:
+    # Never tuned on: a figure to report, with a floor under the one measured.
+    rows = _questions(part, lang)
     top1, top3 = _hits(rows, lang, 1), _hits(rows, lang, 3)
-    print(f"held-out {lang}: top-1 {top1:.0%}, top-3 {top3:.0%}")
-    assert top1 >= 0.75
-    assert top3 >= 0.85
+    print(f"{part} {lang}: top-1 {top1:.0%}, top-3 {top3:.0%}")
+    assert top1 >= 0.8
+    assert top3 >= 0.9
 
 
 # --- Showing results ---------------------------------------------------------------
