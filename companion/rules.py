@@ -581,8 +581,9 @@ def _groups(
     return groups
 
 
-# Hiragana between kanji and katakana is mostly grammar (って, がある, たら),
-# and so is a particle stuck to a word (色は, の運).
+# Hiragana between kanji and katakana is mostly grammar (って, がある, たら);
+# so is a pair running from hiragana into the next word (ら誰) and a particle
+# stuck to a word (色は). Kanji into hiragana is often one word (配る, 勝ち).
 _HIRAGANA = re.compile(r"[\u3041-\u309f]")
 _PARTICLES = frozenset("はがをにでとのもへやか")
 
@@ -592,10 +593,7 @@ def _kana_pairs(query: str) -> frozenset[str]:
     text = unicodedata.normalize("NFKC", query)
     pairs: set[str] = set()
     for a, b in zip(text, text[1:], strict=False):
-        kana_a, kana_b = bool(_HIRAGANA.match(a)), bool(_HIRAGANA.match(b))
-        if (kana_a and kana_b) or (
-            (a in _PARTICLES and _CJK.match(b)) or (b in _PARTICLES and _CJK.match(a))
-        ):
+        if _HIRAGANA.match(a) and _CJK.match(b) or (b in _PARTICLES and _CJK.match(a)):
             pairs.add(_normalise(a + b))
     return frozenset(pairs)
 
