@@ -209,7 +209,9 @@ _STOPWORDS = frozenset(
         "should", "would", "will", "shall", "im", "get", "gets", "got", "happen",
         "happens", "happened", "about", "rule", "rules", "many", "much",
         "someone", "somebody", "something", "ever", "also", "really", "actually",
-        "have", "has", "had", "dont", "doesnt", "didnt",
+        "have", "has", "had", "dont", "doesnt", "didnt", "you", "your", "they", "them",
+        "their", "he", "she", "his", "her", "whos", "hows", "u", "ur", "pls", "plz",
+        "wat", "ok", "okay", "just", "like", "am", "us", "yes",
     }
 )
 _IRREGULAR = {
