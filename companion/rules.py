@@ -679,14 +679,14 @@ def _game_fit(question: _Question, index: _Index) -> dict[str, float]:
     games = len(index.vocabulary)
     evidence = dict.fromkeys(index.vocabulary, 0.0)
     for group in question.groups:
-        for game, words in index.vocabulary.items():
-            best = 0.0
-            for term, trust in group.items():
-                if term in words:
-                    sharing = sum(term in w for w in index.vocabulary.values())
-                    rarity = (games - sharing) / (games - 1)
-                    best = max(best, trust * index.idf[term] * rarity)
-            evidence[game] += best
+        best: dict[str, float] = defaultdict(float)
+        for term, trust in group.items():
+            knowing = [g for g, words in index.vocabulary.items() if term in words]
+            rarity = (games - len(knowing)) / (games - 1)
+            for game in knowing:
+                best[game] = max(best[game], trust * index.idf[term] * rarity)
+        for game, value in best.items():
+            evidence[game] += value
     top = max(evidence.values())
     if top == 0.0:
         return {}
