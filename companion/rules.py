@@ -211,7 +211,7 @@ _STOPWORDS = frozenset(
         "someone", "somebody", "something", "ever", "also", "really", "actually",
         "have", "has", "had", "dont", "doesnt", "didnt", "you", "your", "they", "them",
         "their", "he", "she", "his", "her", "whos", "hows", "u", "ur", "pls", "plz",
-        "wat", "ok", "okay", "just", "like", "am", "us", "yes",
+        "wat", "ok", "okay", "just", "like", "am", "us", "yes", "work", "works",
     }
 )
 _IRREGULAR = {
