@@ -222,6 +222,7 @@ _IRREGULAR = {
     "neutralise": "neutralize", "devastated": "ruin", "devastate": "ruin",
     "ruined": "ruin", "doubly": "double", "twice": "double",
     "anything": "any", "anyone": "any", "anybody": "any", "none": "no",
+    "cant": "cannot",
     # Higher, highest and high card are one idea at the table.
     "highest": "high", "higher": "high", "lowest": "low", "lower": "low",
     "biggest": "big", "bigger": "big", "smallest": "small", "smaller": "small",

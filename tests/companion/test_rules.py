@@ -259,6 +259,44 @@ def test_japanese_numbers_are_read_alike() -> None:
     assert rules.tokens("カード") == rules.tokens("かーど")
 
 
+def test_english_numbers_and_word_forms_meet() -> None:
+    assert rules.tokens("six curse cards") == rules.tokens("6 curse cards")
+    assert rules.tokens("the 2nd suit") == rules.tokens("the second suit")
+    assert rules.tokens("took") == rules.tokens("take")
+    assert rules.tokens("blessing") == rules.tokens("blessed") == rules.tokens("bless")
+    assert rules.tokens("higher") == rules.tokens("highest")
+
+
+def test_a_typo_of_an_irregular_word_is_forgiven() -> None:
+    best = rules.search("devestated", game="cursed")[0]
+    assert best.id == "ruined"
+
+
+def test_japanese_grammar_weighs_less_than_the_topic() -> None:
+    best = rules.search("運勢って何がある", "ja")[0]
+    assert (best.game, best.id) == ("cursed", "fortunes")
+
+
+@pytest.mark.parametrize(
+    ("query", "lang", "game"),
+    [
+        ("full moon", "en", "wolf-x-trick"),
+        ("what happens to my fortune", "en", "cursed"),
+        ("two o'clock", "en", "black-hearts"),
+        ("escape track", "en", "trick-runaway"),
+        ("満月", "ja", "wolf-x-trick"),
+        ("運勢", "ja", "cursed"),
+        ("2時", "ja", "black-hearts"),
+    ],
+)
+def test_a_question_naming_no_game_goes_to_the_game_of_its_words(
+    query: str, lang: str, game: str
+) -> None:
+    assert rules.read_game(query)[0] is None
+    found = rules.search(query, lang, limit=3)
+    assert found and {e.game for e in found} == {game}
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     query=st.text(max_size=40),
