@@ -91,6 +91,11 @@ QUESTION_KEYWORD_WEIGHT = 1.5
 BODY_WEIGHT = 1.0
 APP_WEIGHT = 0.5
 FUZZY_FACTOR = 0.7
+# A term found in several fields of an entry: the best field counts in full,
+# the others by this share.
+REPEAT_SHARE = 0.2
+# A pair of hiragana in a Japanese question is likely grammar, not a topic.
+KANA_TRUST = 0.4
 # A player's word widened through the synonym table is trusted a little less.
 SYNONYM_TRUST = 0.8
 # A keyword or title whose every word appears, in order, in the query adds
@@ -100,6 +105,13 @@ PHRASE_SHARE = 0.5
 COVERAGE_POWER = 2.0
 # Q&A entries repeat their topic's words; on a near tie the topic comes first.
 TOPIC_PREFERENCE = 1.1
+# A Q&A title counts for the question only as far as the player asked its
+# case, but never less than this share.
+ASKED_FLOOR = 0.5
+# With no game chosen or named, the entries of the game whose own words fit
+# the question best count up to this much more.
+GAME_FIT = 0.5
+FIT_POWER = 3
 # An entry whose title asks the question itself: its share of the question's
 # words in the title adds up to this much.
 TITLE_COVER_BONUS = 0.5
@@ -196,6 +208,10 @@ _STOPWORDS = frozenset(
         "so",
         "should", "would", "will", "shall", "im", "get", "gets", "got", "happen",
         "happens", "happened", "about", "rule", "rules", "many", "much",
+        "someone", "somebody", "something", "ever", "also", "really", "actually",
+        "have", "has", "had", "dont", "doesnt", "didnt", "you", "your", "they", "them",
+        "their", "he", "she", "his", "her", "whos", "hows", "u", "ur", "pls", "plz",
+        "wat", "ok", "okay", "just", "like", "am", "us", "yes", "work", "works",
     }
 )
 _IRREGULAR = {
@@ -205,7 +221,25 @@ _IRREGULAR = {
     "fewer": "few", "least": "few", "colour": "color", "colours": "color",
     "neutralise": "neutralize", "devastated": "ruin", "devastate": "ruin",
     "ruined": "ruin", "doubly": "double", "twice": "double",
+    "anything": "any", "anyone": "any", "anybody": "any", "none": "no",
+    "cant": "cannot",
+    # Higher, highest and high card are one idea at the table.
+    "highest": "high", "higher": "high", "lowest": "low", "lower": "low",
+    "biggest": "big", "bigger": "big", "smallest": "small", "smaller": "small",
+    "strongest": "strong", "stronger": "strong", "weakest": "weak", "weaker": "weak",
 }
+# Players write "6 curse cards" where the reference says "six": both become digits.
+_NUMBER_WORDS = {
+    word: str(value)
+    for value, word in enumerate(
+        [
+            "zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+            "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
+            "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+        ]
+    )
+}
+_ORDINALS = {"1st": "first", "2nd": "second", "3rd": "third", "4th": "fourth"}
 _WORD = re.compile(r"[a-z0-9]+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u30fc々〆]")
 # A unit of Japanese text: a number or one CJK/kana character.
@@ -218,15 +252,19 @@ _KANJI_NUMBER = re.compile(r"[〇一二三四五六七八九十]+(?=[時点枚�
 
 
 def _stem(word: str) -> str:
-    if word in _IRREGULAR:
-        return _IRREGULAR[word]
+    # An irregular form is stemmed as its regular one is ("took", "take").
+    return _regular_stem(_IRREGULAR.get(word, word))
+
+
+def _regular_stem(word: str) -> str:
     if word.isdigit() or len(word) <= 3:
         return word
     if word.endswith("ies") and len(word) > 4:
         word = word[:-3] + "y"
     elif word.endswith("ing") and len(word) > 5:
         word = word[:-3]
-        if len(word) > 2 and word[-1] == word[-2]:
+        # "running" loses its doubled n; "blessing" and "spelling" keep theirs.
+        if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "slfz":
             word = word[:-1]
     elif (word.endswith("ed") and len(word) > 4) or word.endswith(
         ("ches", "shes", "sses", "xes")
@@ -259,10 +297,13 @@ def _normalise(text: str) -> str:
     return re.sub(r"['’`]", "", text)
 
 
+def _word_form(word: str) -> str:
+    word = _ORDINALS.get(word, word)
+    return _NUMBER_WORDS.get(word) or _stem(word)
+
+
 def _latin_tokens(text: str) -> list[str]:
-    return [
-        _stem(w) for w in _WORD.findall(text) if w not in _STOPWORDS
-    ]
+    return [_word_form(w) for w in _WORD.findall(text) if w not in _STOPWORDS]
 
 
 def _japanese_tokens(run: str) -> list[str]:
@@ -326,12 +367,16 @@ class _Doc:
     fields: dict[str, set[str]]
     phrases: list[tuple[str, ...]]
     weights: dict[str, float]
+    # The title's terms without its grammar (をかけたら): what a Q&A asks.
+    asks: set[str] = field(default_factory=set)
 
 
 @dataclass
 class _Index:
     docs: list[_Doc]
     idf: dict[str, float]
+    # Every term of each game's entries, to tell which game a question is about.
+    vocabulary: dict[str, set[str]] = field(default_factory=dict)
     # Terms by their one-letter deletions, for typos; built at the first typo
     # so a question spelt right (and a one-shot command) never pays for it.
     _near: dict[str, set[str]] | None = None
@@ -340,12 +385,20 @@ class _Index:
     def near(self) -> dict[str, set[str]]:
         if self._near is None:
             self._near = defaultdict(set)
-            for term in self.idf:
+            for term in (*self.idf, *self.spellings()):
                 if _typo_limit(term):
                     self._near[term].add(term)
                     for variant in _deletions(term):
                         self._near[variant].add(term)
         return self._near
+
+    def spellings(self) -> dict[str, str]:
+        """Irregular words as a typo of them would stem ("devestated"), by term."""
+        return {
+            _regular_stem(said): meant
+            for said in _IRREGULAR
+            if (meant := _stem(said)) in self.idf and _regular_stem(said) != meant
+        }
 
     def similar(self, token: str) -> list[str]:
         """Indexed terms one or two slips away from ``token``, closest first."""
@@ -358,7 +411,12 @@ class _Index:
             for variant in _deletions(token) | {token}:
                 candidates |= self.near().get(variant, set())
             near = ((_distance(token, c, limit), c) for c in candidates)
-            found = [c for d, c in sorted(near) if d <= limit]
+            spellings = self.spellings()
+            found = list(
+                dict.fromkeys(
+                    spellings.get(c, c) for d, c in sorted(near) if d <= limit
+                )
+            )
         # Queries are typed by hand; a bound keeps a long-running app's memory flat.
         if len(self.fuzzy_cache) > 4096:
             self.fuzzy_cache.clear()
@@ -398,14 +456,18 @@ def _index(lang: str) -> _Index:
     for e in _load(lang):
         fields = _fields(e)
         phrases = [tuple(tokens(k)) for k in (*e.keywords, e.title)]
+        asks = fields["title"] - _kana_pairs(e.title)
         docs.append(
-            _Doc(e, fields, [p for p in phrases if len(p) > 1], _weights(e))
+            _Doc(e, fields, [p for p in phrases if len(p) > 1], _weights(e), asks)
         )
         for term in set().union(*fields.values()):
             df[term] += 1
     n = len(docs)
     idf = {term: math.log(1 + n / count) for term, count in df.items()}
-    return _Index(docs, idf)
+    vocabulary: dict[str, set[str]] = defaultdict(set)
+    for doc in docs:
+        vocabulary[doc.entry.game].update(*doc.fields.values())
+    return _Index(docs, idf, dict(vocabulary))
 
 
 def _contains(sequence: list[str], phrase: tuple[str, ...]) -> bool:
@@ -504,15 +566,39 @@ class _Question:
 
 
 def _groups(
-    index: _Index, words: Iterable[str], trust: float
+    index: _Index,
+    words: Iterable[str],
+    trust: float,
+    soft: frozenset[str] = frozenset(),
 ) -> list[dict[str, float]]:
     groups: list[dict[str, float]] = []
     for word in words:
-        if word in index.idf:
+        if word in soft:
+            # Grammar is never mended as a typo: it only counts when it is there.
+            if word in index.idf:
+                groups.append({word: trust * KANA_TRUST})
+        elif word in index.idf:
             groups.append({word: trust})
         elif similar := index.similar(word):
             groups.append({other: trust * FUZZY_FACTOR for other in similar})
     return groups
+
+
+# Hiragana between kanji and katakana is mostly grammar (って, がある, たら);
+# so is a pair running from hiragana into the next word (ら誰) and a particle
+# stuck to a word (色は). Kanji into hiragana is often one word (配る, 勝ち).
+_HIRAGANA = re.compile(r"[\u3041-\u309f]")
+_PARTICLES = frozenset("はがをにでとのもへやか")
+
+
+def _kana_pairs(query: str) -> frozenset[str]:
+    """Character pairs of grammar rather than topic: they weigh less."""
+    text = unicodedata.normalize("NFKC", query)
+    pairs: set[str] = set()
+    for a, b in zip(text, text[1:], strict=False):
+        if _HIRAGANA.match(a) and _CJK.match(b) or (b in _PARTICLES and _CJK.match(a)):
+            pairs.add(_normalise(a + b))
+    return frozenset(pairs)
 
 
 def _read(query: str, lang: str, game: str | None) -> _Question:
@@ -522,7 +608,7 @@ def _read(query: str, lang: str, game: str | None) -> _Question:
     if named is not None and not _groups(index, words, 1.0):
         # Only a game's name was typed ("wolf"): its words are the question.
         words = _join_split_words(tokens(query), index)
-    groups = _groups(index, words, 1.0)
+    groups = _groups(index, words, 1.0, _kana_pairs(query))
     known = {term for group in groups for term in group}
     extra = [w for w in _widen(rest, lang) if w not in known]
     groups += _groups(index, dict.fromkeys(extra), SYNONYM_TRUST)
@@ -562,10 +648,52 @@ def _score(doc: _Doc, question: _Question, index: _Index) -> tuple[float, set[st
         if _contains(question.sequence, phrase):
             score += PHRASE_SHARE * sum(earned.get(t, 0.0) for t in set(phrase))
     score *= (covered / total) ** COVERAGE_POWER
-    score *= 1 + TITLE_COVER_BONUS * in_title / total
-    if not _is_question(doc.entry):
+    title_share = in_title / total
+    if _is_question(doc.entry):
+        asked = _asked_share(doc, matched, index)
+        title_share *= ASKED_FLOOR + (1 - ASKED_FLOOR) * asked
+    else:
         score *= TOPIC_PREFERENCE
+    score *= 1 + TITLE_COVER_BONUS * title_share
     return score, matched
+
+
+def _asked_share(doc: _Doc, matched: set[str], index: _Index) -> float:
+    """How much of a Q&A entry's own question the player asked.
+
+    A Q&A title asks about one case ("my escape modifier takes my rank below
+    zero"); a player sharing only its topic's words ("escape modifier") asked
+    about the topic, so the title only counts by the share of it asked.
+    """
+    whole = sum(index.idf[t] for t in doc.asks)
+    return sum(index.idf[t] for t in doc.asks & matched) / whole if whole else 1.0
+
+
+def _game_fit(question: _Question, index: _Index) -> dict[str, float]:
+    """How much better each game's words fit a question that names no game.
+
+    A word only one game uses ("fortune", "full moon") says which game is
+    meant; a word every game uses ("lead", "deal") says nothing. Each game
+    earns the question's words it knows, weighted by how few games know them,
+    and its entries are favoured by its share of the best game's evidence.
+    """
+    games = len(index.vocabulary)
+    evidence = dict.fromkeys(index.vocabulary, 0.0)
+    for group in question.groups:
+        best: dict[str, float] = defaultdict(float)
+        for term, trust in group.items():
+            knowing = [g for g, words in index.vocabulary.items() if term in words]
+            rarity = (games - len(knowing)) / (games - 1)
+            for game in knowing:
+                best[game] = max(best[game], trust * index.idf[term] * rarity)
+        for game, value in best.items():
+            evidence[game] += value
+    top = max(evidence.values())
+    if top == 0.0:
+        return {}
+    return {
+        game: 1 + GAME_FIT * (e / top) ** FIT_POWER for game, e in evidence.items()
+    }
 
 
 def find(
@@ -580,11 +708,13 @@ def find(
     question = _read(query, lang, game)
     if not question.groups:
         return []
+    fit = _game_fit(question, index) if question.game is None else {}
     scored: list[tuple[float, int, Match]] = []
     for position, doc in enumerate(index.docs):
         if question.game is not None and doc.entry.game != question.game:
             continue
         score, matched = _score(doc, question, index)
+        score *= fit.get(doc.entry.game, 1.0)
         if score > 0:
             found = Match(doc.entry, score, frozenset(matched))
             scored.append((score, position, found))

@@ -6,7 +6,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -260,17 +259,42 @@ def test_japanese_numbers_are_read_alike() -> None:
     assert rules.tokens("カード") == rules.tokens("かーど")
 
 
-def test_search_is_fast_after_loading() -> None:
-    queries = [q for q, _, _ in ENGLISH] + ["exaustoin", "doubel cruse"]
-    rules.search("warm up")
-    rules.search("準備", "ja")
-    start = time.perf_counter()
-    for q in queries:
-        rules.search(q)
-    for q, _, _ in JAPANESE:
-        rules.search(q, "ja")
-    each = (time.perf_counter() - start) / (len(queries) + len(JAPANESE))
-    assert each < 0.005
+def test_english_numbers_and_word_forms_meet() -> None:
+    assert rules.tokens("six curse cards") == rules.tokens("6 curse cards")
+    assert rules.tokens("the 2nd suit") == rules.tokens("the second suit")
+    assert rules.tokens("took") == rules.tokens("take")
+    assert rules.tokens("blessing") == rules.tokens("blessed") == rules.tokens("bless")
+    assert rules.tokens("higher") == rules.tokens("highest")
+
+
+def test_a_typo_of_an_irregular_word_is_forgiven() -> None:
+    best = rules.search("devestated", game="cursed")[0]
+    assert best.id == "ruined"
+
+
+def test_japanese_grammar_weighs_less_than_the_topic() -> None:
+    best = rules.search("運勢って何がある", "ja")[0]
+    assert (best.game, best.id) == ("cursed", "fortunes")
+
+
+@pytest.mark.parametrize(
+    ("query", "lang", "game"),
+    [
+        ("full moon", "en", "wolf-x-trick"),
+        ("what happens to my fortune", "en", "cursed"),
+        ("two o'clock", "en", "black-hearts"),
+        ("escape track", "en", "trick-runaway"),
+        ("満月", "ja", "wolf-x-trick"),
+        ("運勢", "ja", "cursed"),
+        ("2時", "ja", "black-hearts"),
+    ],
+)
+def test_a_question_naming_no_game_goes_to_the_game_of_its_words(
+    query: str, lang: str, game: str
+) -> None:
+    assert rules.read_game(query)[0] is None
+    found = rules.search(query, lang, limit=3)
+    assert found and {e.game for e in found} == {game}
 
 
 @settings(max_examples=40, deadline=None)
@@ -486,18 +510,24 @@ def _hits(rows: list[dict[str, object]], lang: str, top: int) -> float:
     return hits / len(rows)
 
 
+# Sets never tuned on, each written before the search work it measures.
+HELD_OUT = ("held_out", "held_out_2", "held_out_3", "held_out_4", "held_out_5")
+
+
 @pytest.mark.parametrize("lang", rules.LANGUAGES)
 def test_the_questions_are_many_and_spread(lang: str) -> None:
     rows = _questions("tuning", lang) + _questions("held_out", lang)
     assert len(rows) >= 60
     assert len(_questions("held_out", lang)) >= 20
+    assert len(_questions("held_out_2", lang)) >= 40
     assert sum(row["game"] is None for row in rows) * 3 >= len(rows) - 3
     games = {str(a).split("/")[0] for row in rows for a in row["answers"]}  # type: ignore[attr-defined]
     assert games == set(SLUGS)
-    for row in rows:
-        for answer in row["answers"]:  # type: ignore[attr-defined]
-            game, topic = str(answer).split("/")
-            rules.entry(game, topic, lang)
+    for part in ("tuning", *HELD_OUT):
+        for row in _questions(part, lang):
+            for answer in row["answers"]:  # type: ignore[attr-defined]
+                game, topic = str(answer).split("/")
+                rules.entry(game, topic, lang)
 
 
 @pytest.mark.parametrize("lang", rules.LANGUAGES)
@@ -509,13 +539,14 @@ def test_tuning_questions_find_their_entry(lang: str, chosen: bool) -> None:
 
 
 @pytest.mark.parametrize("lang", rules.LANGUAGES)
-def test_held_out_questions_stay_above_a_floor(lang: str) -> None:
-    # Never tuned on: a figure to report, with a floor well under the target.
-    rows = _questions("held_out", lang)
+@pytest.mark.parametrize("part", HELD_OUT)
+def test_held_out_questions_stay_above_a_floor(part: str, lang: str) -> None:
+    # Never tuned on: a figure to report, with a floor under the one measured.
+    rows = _questions(part, lang)
     top1, top3 = _hits(rows, lang, 1), _hits(rows, lang, 3)
-    print(f"held-out {lang}: top-1 {top1:.0%}, top-3 {top3:.0%}")
-    assert top1 >= 0.75
-    assert top3 >= 0.85
+    print(f"{part} {lang}: top-1 {top1:.0%}, top-3 {top3:.0%}")
+    assert top1 >= 0.8
+    assert top3 >= 0.9
 
 
 # --- Showing results ---------------------------------------------------------------
