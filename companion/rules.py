@@ -24,63 +24,35 @@ from typing import TextIO
 LANGUAGES = ("en", "ja")
 RULES = Path(__file__).resolve().parent.parent / "data" / "rules"
 
-# Every name a player may call a game by, in either language; the first of
-# each language is the title shown. Searching accepts the names of both
-# languages, so "Black Hearts" typed in the Japanese reference still counts.
-# A bare "cursed" is a word of every game (a cursed player, a cursed
-# fortune), so CURSED! is only recognised as a game with its bang, written in
-# capitals inside a question that is not all capitals, or as "cursed game".
-_GAME_NAMES: dict[str, dict[str, tuple[str, ...]]] = {
-    "en": {
-        "cursed-tricks": ("Cursed Tricks", "cursed trick", "cursedtricks"),
-        "trick-runaway": (
-            "Trick Runaway", "trick run away", "trickrunaway", "runaway", "run away",
-        ),
-        "cursed": ("CURSED!", "cursed game", "the cursed game"),
-        "wolf-x-trick": (
-            "Wolf x Trick", "wolf × trick", "wolfxtrick", "wolf trick", "werewolf",
-            "wolf",
-        ),
-        "black-hearts": ("Black Hearts", "black heart", "blackhearts"),
-    },
-    "ja": {
-        "cursed-tricks": (
-            "カーストリックス",
-            "カースドトリック",
-            "カースドトリックス",
-            "呪術トリック",
-            "呪いのトリック",
-        ),
-        "trick-runaway": (
-            "トリック・ランナウェイ",
-            "トリックランナウェイ",
-            "ランナウェイ",
-        ),
-        "cursed": ("CURSED!", "カースド"),
-        "wolf-x-trick": (
-            "ウルフ×トリック",
-            "オオカミ×トリック",
-            "オオカミトリック",
-            "ウルフトリック",
-            "人狼",
-            "オオカミ",
-            "おおかみ",
-            "狼",
-        ),
-        "black-hearts": ("ブラックハーツ", "ブラックハート"),
-    },
-}
+# Every name a player may call a game by, in either language, as the games
+# describe themselves (kept in data, so that the search starts without the
+# engines); the first of each language is the title shown. Searching accepts
+# the names of both languages, so "Black Hearts" typed in the Japanese
+# reference still counts. A game whose title is a word in capitals (CURSED!)
+# shares that word with every game (a cursed player, a cursed fortune), so
+# the word alone names the game only written in capitals inside a question
+# that is not all capitals.
+NAMES_FILE = RULES / "games.json"
+
+
+@cache
+def _game_names() -> dict[str, dict[str, tuple[str, ...]]]:
+    table = json.loads(NAMES_FILE.read_text(encoding="utf-8"))
+    return {
+        lang: {slug: tuple(names) for slug, names in by_slug.items()}
+        for lang, by_slug in table.items()
+    }
 
 
 def game_names(lang: str) -> dict[str, tuple[str, ...]]:
     """Each game's names in ``lang`` by slug, its display title first."""
     _check_lang(lang)
-    return _GAME_NAMES[lang]
+    return _game_names()[lang]
 
 
 def slugs() -> tuple[str, ...]:
     """The games the reference covers, in the order they are listed."""
-    return tuple(_GAME_NAMES["en"])
+    return tuple(_game_names()["en"])
 
 
 TITLE_WEIGHT = 3.0
@@ -510,7 +482,7 @@ def _name_patterns() -> list[tuple[re.Pattern[str], str]]:
     """Every game name of both languages, longest first so the fullest wins."""
     names = {
         (name, slug)
-        for by_slug in _GAME_NAMES.values()
+        for by_slug in _game_names().values()
         for slug, names in by_slug.items()
         for name in names
     }
@@ -518,8 +490,28 @@ def _name_patterns() -> list[tuple[re.Pattern[str], str]]:
     return [(re.compile(_name_pattern(name)), slug) for name, slug in ordered]
 
 
-# "CURSED" in capitals inside a question written in lower case names the game.
-_CAPITAL_CURSED = re.compile(r"(?<![A-Za-z])CURSED(?![A-Za-z]|\s*TRICK)")
+@cache
+def _capital_titles() -> list[tuple[re.Pattern[str], str]]:
+    """Games named by a title in capitals, as that word in capitals."""
+    table = _game_names()["en"]
+    found = []
+    for slug, names in table.items():
+        word = re.sub(r"[^A-Z]", "", names[0])
+        if not (names[0].isupper() and word):
+            continue
+        # ... unless it begins another game's name ("CURSED TRICKS").
+        starts = word.lower() + " "
+        going_on = {
+            re.escape(name.lower()[len(starts) :].split()[0])
+            for other, others in table.items()
+            if other != slug
+            for name in others
+            if name.lower().startswith(starts)
+        }
+        after = rf"(?!(?i:\s*(?:{'|'.join(sorted(going_on))})))" if going_on else ""
+        pattern = re.compile(rf"(?<![A-Za-z]){word}(?![A-Za-z]){after}")
+        found.append((pattern, slug))
+    return found
 
 
 def read_game(query: str) -> tuple[str | None, str]:
@@ -530,9 +522,10 @@ def read_game(query: str) -> tuple[str | None, str]:
     text = unicodedata.normalize("NFKC", query)
     found: set[str] = set()
     if not text.isupper():
-        for _ in _CAPITAL_CURSED.finditer(text):
-            found.add("cursed")
-        text = _CAPITAL_CURSED.sub(" ", text)
+        for pattern, slug in _capital_titles():
+            text, count = pattern.subn(" ", text)
+            if count:
+                found.add(slug)
     text = _normalise(text)
     for pattern, slug in _name_patterns():
         text, count = pattern.subn(" ", text)

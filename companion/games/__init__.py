@@ -8,6 +8,8 @@ reads a game's names, suits, options and figures from there.
 from __future__ import annotations
 
 import importlib
+import json
+from pathlib import Path
 from types import ModuleType
 
 from companion.errors import FormatError
@@ -50,3 +52,23 @@ def all_engines() -> list[Engine]:
 
 def all_games() -> list[GameSpec]:
     return [describe(slug) for slug in SLUGS]
+
+
+# The rules search reads the games' names from data, so that a search from the
+# command line starts without importing every engine; a test keeps the file
+# equal to what the games say of themselves (write_names() renews it).
+NAMES_FILE = Path(__file__).resolve().parents[2] / "data" / "rules" / "games.json"
+NAME_LANGUAGES = ("en", "ja")
+
+
+def names_table() -> dict[str, dict[str, list[str]]]:
+    """Every game's names by language and slug, each language's title first."""
+    return {
+        lang: {spec.slug: list(spec.names_in(lang)) for spec in all_games()}
+        for lang in NAME_LANGUAGES
+    }
+
+
+def write_names(path: Path = NAMES_FILE) -> None:
+    text = json.dumps(names_table(), ensure_ascii=False, indent=2)
+    path.write_text(text + "\n", encoding="utf-8")

@@ -164,6 +164,12 @@ class GameSpec:
         """Every name the game goes by: titles first, then the aliases."""
         return tuple(dict.fromkeys((self.title.en, self.title.ja, *self.aliases)))
 
+    def names_in(self, lang: str) -> tuple[str, ...]:
+        """The names written in ``lang``'s script, its title first."""
+        latin = lang == "en"
+        written = (name for name in self.aliases if name.isascii() == latin)
+        return tuple(dict.fromkeys((self.title_in(lang), *written)))
+
     @property
     def has_rounds(self) -> bool:
         return self.rounds != NO_ROUNDS

@@ -70,7 +70,7 @@ def round_points(view: Mapping[str, Any], options: Mapping[str, Any]) -> dict:
 SPEC = GameSpec(
     slug="black-hearts",
     title=Words("Black Hearts", "ブラックハーツ"),
-    aliases=("ブラックハーツ",),
+    aliases=("black heart", "blackhearts", "ブラックハート"),
     player_counts=range(3, 7),
     suits=(
         Suit("C", Words("Curse", "呪い"), "#D32F2F"),

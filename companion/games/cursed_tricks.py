@@ -62,7 +62,14 @@ NO_TRICK_BONUS = 10
 SPEC = GameSpec(
     slug="cursed-tricks",
     title=Words("Cursed Tricks", "カーストリックス"),
-    aliases=("呪術トリック", "カースドトリック", "呪いのトリック"),
+    aliases=(
+        "cursed trick",
+        "cursedtricks",
+        "カースドトリック",
+        "カースドトリックス",
+        "呪術トリック",
+        "呪いのトリック",
+    ),
     player_counts=range(3, 5),
     suits=(
         Suit("P", Words("purple", "紫"), "#8E24AA"),

@@ -72,7 +72,14 @@ _EDITION = {"confirmed": True, "tag": "opt"}
 SPEC = GameSpec(
     slug="trick-runaway",
     title=Words("Trick Runaway", "トリック・ランナウェイ"),
-    aliases=("runaway", "トリックランナウェイ", "ランナウェイ"),
+    aliases=(
+        "trick run away",
+        "trickrunaway",
+        "runaway",
+        "run away",
+        "トリックランナウェイ",
+        "ランナウェイ",
+    ),
     player_counts=range(4, 6),
     suits=(
         Suit("C", Words("clubs", "クラブ"), "#388E3C", "♣"),

@@ -52,7 +52,20 @@ DEFAULT_RANKS = list(range(1, 12))
 SPEC = GameSpec(
     slug="wolf-x-trick",
     title=Words("Wolf x Trick", "ウルフ×トリック"),
-    aliases=("wolf", "werewolf", "オオカミ×トリック", "オオカミ", "狼"),
+    aliases=(
+        "wolf × trick",
+        "wolfxtrick",
+        "wolf trick",
+        "werewolf",
+        "wolf",
+        "オオカミ×トリック",
+        "オオカミトリック",
+        "ウルフトリック",
+        "人狼",
+        "オオカミ",
+        "おおかみ",
+        "狼",
+    ),
     player_counts=range(2, 6),
     # in play order: a game uses as many suits as it has players
     suits=(

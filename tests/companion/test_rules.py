@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from companion import rules
 from companion.cli import main
-from companion.games import SLUGS
+from companion.games import NAMES_FILE, SLUGS, names_table
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = Path("/work/shared/seeds")
@@ -599,3 +599,9 @@ def test_cli_rules_does_not_load_the_store() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_the_names_the_search_reads_are_the_names_the_games_give() -> None:
+    kept = json.loads(NAMES_FILE.read_text(encoding="utf-8"))
+    renew = "python -c 'import companion.games as g; g.write_names()'"
+    assert kept == names_table(), f"renew it: {renew}"
