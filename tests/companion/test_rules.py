@@ -17,7 +17,8 @@ from companion.cli import main
 from companion.games import NAMES_FILE, SLUGS, names_table
 
 ROOT = Path(__file__).resolve().parents[2]
-SEEDS = Path("/work/shared/seeds")
+# The rulebooks, where the project sits beside them.
+SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 
 # Every topic the rules engines may cite, per game.
 TOPICS = {
@@ -210,7 +211,7 @@ def test_no_rulebook_sentence_is_copied() -> None:
     windows = {b[i : i + width] for b in books for i in range(len(b) - width + 1)}
     for lang in rules.LANGUAGES:
         for e in rules.load(lang):
-            for text in (e.title, e.body, " ".join(e.keywords)):
+            for text in (e.title, e.answer, e.body, e.app, " ".join(e.keywords)):
                 flat = _flat(text)
                 for i in range(len(flat) - width + 1):
                     assert flat[i : i + width] not in windows, (e.game, e.id)
