@@ -24,6 +24,7 @@ from companion.cli import main
 from companion.errors import LogError, StoreError
 from companion.log import MAX_EVENTS, MAX_NAME_CHARS, GameLog, loads
 from companion.store import Store
+from tests.companion.command import companion
 from tests.companion.test_store import data_files
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,17 +73,6 @@ BAD_LOGS = {
 }
 
 
-def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "companion.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
-
-
 def assert_refused(result: subprocess.CompletedProcess[str]) -> None:
     assert (result.returncode, result.stdout) == (2, ""), result.stderr
     assert result.stderr.startswith("error: ")
@@ -102,8 +92,8 @@ def test_replay_and_import_refuse_alike_in_one_line(
 ) -> None:
     text, event = BAD_LOGS[name]
     before = data_files(store_folder)
-    replayed = cli("replay", "-", stdin=text)
-    imported = cli("import", "--data", str(store_folder), "-", stdin=text)
+    replayed = companion("replay", "-", stdin=text)
+    imported = companion("import", "--data", str(store_folder), "-", stdin=text)
     assert_refused(replayed)
     assert imported.stderr == replayed.stderr
     assert_refused(imported)
@@ -145,9 +135,9 @@ def test_the_store_api_refuses_what_a_log_may_not_hold(store_folder: Path) -> No
 
 def test_unknown_top_level_fields_are_kept_and_exported(tmp_path: Path) -> None:
     text = json.dumps({**EXAMPLE, "device": {"name": "tablet"}, "note": "cup final"})
-    imported = cli("import", "--data", str(tmp_path), "-", stdin=text)
+    imported = companion("import", "--data", str(tmp_path), "-", stdin=text)
     assert imported.returncode == 0, imported.stderr
-    exported = cli("export", "--data", str(tmp_path), imported.stdout.strip())
+    exported = companion("export", "--data", str(tmp_path), imported.stdout.strip())
     assert exported.returncode == 0, exported.stderr
     assert json.loads(exported.stdout) == json.loads(text)
 
@@ -155,7 +145,7 @@ def test_unknown_top_level_fields_are_kept_and_exported(tmp_path: Path) -> None:
 def test_games_escapes_what_a_terminal_would_act_on(tmp_path: Path) -> None:
     names = ["Ann\nfake-id\tcursed\tEve", "Ben\x1b[2J", "Zoë 花子"]
     Store(tmp_path, fsync=False).create_game(GameLog("cursed", names))
-    listed = cli("games", "--data", str(tmp_path))
+    listed = companion("games", "--data", str(tmp_path))
     assert listed.returncode == 0, listed.stderr
     assert listed.stdout.count("\n") == 1
     assert listed.stdout.count("\t") == 4
@@ -168,7 +158,7 @@ def test_data_pointing_at_a_file_is_refused(tmp_path: Path) -> None:
     file = tmp_path / "notes.txt"
     file.write_text("mine")
     for command in (["games"], ["import", str(ROOT / "examples" / "cursed.json")]):
-        result = cli(*command, "--data", str(file))
+        result = companion(*command, "--data", str(file))
         assert_refused(result)
         assert "is a file, not a folder" in result.stderr
     assert file.read_text() == "mine"

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +15,7 @@ from companion.log import GameLog, dumps, loads
 from companion.paths import data_dir
 from companion.replay import replay
 from companion.store import ARCHIVE_FILE, LIVE_FILE, SCHEMA, Store
+from tests.companion.command import companion
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
@@ -476,17 +475,6 @@ def test_data_folder_choice(tmp_path: Path) -> None:
 
 
 # The command line
-
-
-def companion(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "companion.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
 
 
 def test_cli_import_list_export(tmp_path: Path) -> None:
