@@ -68,6 +68,9 @@ FUZZY_FACTOR = 0.7
 REPEAT_SHARE = 0.2
 # A pair of hiragana in a Japanese question is likely grammar, not a topic.
 KANA_TRUST = 0.4
+# A kanji by its stem (勝~ for 勝つ, 勝った) says less than the word typed.
+STEM_TRUST = 0.5
+KANJI_TRUST = 0.2
 # A player's word widened through the synonym table is trusted a little less.
 SYNONYM_TRUST = 0.8
 # A keyword or title whose every word appears, in order, in the query adds
@@ -77,6 +80,8 @@ PHRASE_SHARE = 0.5
 COVERAGE_POWER = 2.0
 # Q&A entries repeat their topic's words; on a near tie the topic comes first.
 TOPIC_PREFERENCE = 1.1
+# ... and a question asking what a thing is ("逃走修正って何") wants the topic.
+DEFINITION_PREFERENCE = 2.0
 # A Q&A title counts for the question only as far as the player asked its
 # case, but never less than this share.
 ASKED_FLOOR = 0.5
@@ -167,6 +172,87 @@ def synonyms(lang: str) -> dict[str, str]:
     path = RULES / lang / "synonyms.json"
     raw: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
     return {_normalise(k): v for k, v in raw.items() if not k.startswith("_")}
+
+
+# Japanese verbs and adjectives change their last kana (外す, 外して, 外さない):
+# a word from the data ending in one of these matches with any kana its row
+# takes. A る after an e- or i-row kana is an ichidan verb whose stem stands
+# alone (まとめる, まとめて).
+_ENDINGS = {
+    "う": "わいうえおっ", "く": "かきくけこい", "ぐ": "がぎぐげごい",
+    "す": "さしすせそ", "つ": "たちつてとっ", "ぬ": "なにぬねのん",
+    "ぶ": "ばびぶべぼん", "む": "まみむめもん", "る": "らりるれろっ",
+    "い": "いくかけさ",
+}
+_ICHIDAN_STEM = frozenset("えけげせぜてでねへべぺめれいきぎしじちにひびぴみり")
+
+
+def _forms(word: str) -> str:
+    """A pattern for ``word`` (normalised) and its inflected forms."""
+    last, stem = word[-1:], word[:-1]
+    if len(word) < 2 or last not in _ENDINGS or not _CJK.match(stem[-1]):
+        return re.escape(word)
+    if last == "る" and stem[-1] in _ICHIDAN_STEM:
+        return re.escape(stem)
+    return re.escape(stem) + f"[{_ENDINGS[last]}]"
+
+
+@cache
+def _spellings() -> tuple[re.Pattern[str], dict[str, str]]:
+    """Kana spellings players type for the reference's kanji words.
+
+    A short spelling is matched only where a word may begin (not inside
+    another kana word: the とり of ひとり is not 取り), and an inflected word
+    by its stem followed by an ending of its row, so that the ending typed
+    stays (はずして: 外して).
+    """
+    path = RULES / "ja" / "spellings.json"
+    raw: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    table: dict[str, str] = {}
+    patterns: dict[str, str] = {}
+    short: set[str] = set()
+    for kana, kanji in raw.items():
+        if kana.startswith("_"):
+            continue
+        kana = unicodedata.normalize("NFKC", kana)
+        kanji = unicodedata.normalize("NFKC", kanji)
+        form = _forms(kana)
+        said, after = kana, ""
+        if form != re.escape(kana) and kana[-1] == kanji[-1]:
+            # The stem alone (ichidan) or followed by an ending it takes.
+            said, kanji = kana[:-1], kanji[:-1]
+            after = form.replace(re.escape(said), "", 1)
+        table.setdefault(said, kanji)
+        patterns.setdefault(said, after)
+        if len(kana) < SHORT_SPELLING:
+            short.add(said)
+    particles = "".join(sorted(_PARTICLES))
+    begins = rf"(?:(?<![\u3041-\u309f])|(?<=[{particles}]))"
+    alternatives = "|".join(
+        (begins if said in short else "")
+        + re.escape(said)
+        + (f"(?={after})" if after else "")
+        for said, after in sorted(patterns.items(), key=lambda p: -len(p[0]))
+    )
+    return re.compile(alternatives), table
+
+
+# Spellings shorter than this (だれ, とる) are looked for only where a word
+# may begin; longer ones (はずす, いけにえ) are found anywhere.
+SHORT_SPELLING = 3
+
+
+def _spelled(text: str) -> str:
+    """``text`` with kana spellings of the reference's kanji words in kanji.
+
+    Katakana is left as typed, so that grammar (hiragana) can still be told
+    from loanwords afterwards.
+    """
+    text = unicodedata.normalize("NFKC", text).lower()
+    if not _HIRAGANA.search(text):
+        return text
+    pattern, table = _spellings()
+    return pattern.sub(lambda m: table[m.group(0)], text)
 
 
 # --- Tokenising --------------------------------------------------------------
@@ -288,7 +374,11 @@ def _japanese_tokens(run: str) -> list[str]:
 
 def tokens(text: str) -> list[str]:
     """Search terms of ``text``, in order, for either language."""
-    text = _normalise(text)
+    return _tokens(_normalise(_spelled(text)))
+
+
+def _tokens(text: str) -> list[str]:
+    """Search terms of text already normalised."""
     if not _CJK.search(text):
         return _latin_tokens(text)
     out: list[str] = []
@@ -299,6 +389,30 @@ def tokens(text: str) -> list[str]:
         at = match.end()
     out += _latin_tokens(text[at:])
     return out
+
+
+_KANJI = re.compile(r"[\u3400-\u9fff\uf900-\ufaff々]")
+# A kanji's stem term: the kanji before kana ending it (勝つ, 勝った, 勝ち).
+STEM_MARK = "~"
+
+
+def _stems(text: str) -> set[str]:
+    """Kanji written with a kana ending, as one term whatever the ending.
+
+    Character pairs split 外す and 外して apart (外す, 外し); the kanji
+    before its ending is the word they share.
+    """
+    text = " " + _spelled(text)
+    # A particle after a kanji ends a noun (色は), not a verb; a kanji after
+    # another is the end of a compound (運勢), not a word of its own.
+    return {
+        a + STEM_MARK
+        for before, a, b in zip(text, text[1:], text[2:], strict=False)
+        if _KANJI.match(a)
+        and not _KANJI.match(before)
+        and _HIRAGANA.match(b)
+        and b not in _PARTICLES
+    }
 
 
 def _distance(a: str, b: str, limit: int) -> int:
@@ -412,13 +526,22 @@ def _weights(e: Entry) -> dict[str, float]:
 
 
 def _fields(e: Entry) -> dict[str, set[str]]:
-    return {
-        "title": set(tokens(e.title)),
-        "answer": set(tokens(e.answer)),
-        "keywords": set(tokens(" ".join(e.keywords))),
-        "body": set(tokens(e.body)),
-        "app": set(tokens(e.app)),
+    texts = {
+        "title": e.title,
+        "answer": e.answer,
+        "keywords": " ".join(e.keywords),
+        "body": e.body,
+        "app": e.app,
     }
+    return {
+        name: set(tokens(text)) | _stems(text) | _kanji(text)
+        for name, text in texts.items()
+    }
+
+
+def _kanji(text: str) -> set[str]:
+    """Each kanji on its own: a word of one kanji (色, 山) in a longer run."""
+    return set(_KANJI.findall(_normalise(_spelled(text))))
 
 
 @cache
@@ -427,8 +550,8 @@ def _index(lang: str) -> _Index:
     df: dict[str, int] = defaultdict(int)
     for e in _load(lang):
         fields = _fields(e)
-        phrases = [tuple(tokens(k)) for k in (*e.keywords, e.title)]
-        asks = fields["title"] - _kana_pairs(e.title)
+        phrases = [_phrase(k) for k in (*e.keywords, e.title)]
+        asks = fields["title"] - _kana_pairs(_spelled(e.title))
         docs.append(
             _Doc(e, fields, [p for p in phrases if len(p) > 1], _weights(e), asks)
         )
@@ -440,6 +563,13 @@ def _index(lang: str) -> _Index:
     for doc in docs:
         vocabulary[doc.entry.game].update(*doc.fields.values())
     return _Index(docs, idf, dict(vocabulary))
+
+
+def _phrase(text: str) -> tuple[str, ...]:
+    """The terms of ``text`` in order, its grammar left out, so that a phrase
+    still matches with another particle (クラブのリード, クラブがリード)."""
+    grammar = _kana_pairs(_spelled(text))
+    return tuple(t for t in tokens(text) if t not in grammar)
 
 
 def _contains(sequence: list[str], phrase: tuple[str, ...]) -> bool:
@@ -534,17 +664,28 @@ def read_game(query: str) -> tuple[str | None, str]:
     return (found.pop() if len(found) == 1 else None), text
 
 
+@cache
+def _synonym_patterns(lang: str) -> list[tuple[re.Pattern[str], str]]:
+    """Each player's word as a pattern, with the reference's words it stands for.
+
+    English words count whole ("lose", not "close"); Japanese has no spaces,
+    and its verbs count in any form (まとめる, まとめて).
+    """
+    found = []
+    for said, meant in synonyms(lang).items():
+        if said.isascii():
+            pattern = rf"(?<![a-z0-9]){re.escape(said)}(?![a-z0-9])"
+        else:
+            pattern = _forms(said)
+        found.append((re.compile(pattern), meant))
+    return found
+
+
 def _widen(text: str, lang: str) -> list[str]:
     """The reference's words for the players' words found in ``text``."""
     words: list[str] = []
-    for said, meant in synonyms(lang).items():
-        # English words count whole ("lose", not "close"); Japanese has no spaces.
-        if said.isascii():
-            whole = rf"(?<![a-z0-9]){re.escape(said)}(?![a-z0-9])"
-            hit = re.search(whole, text) is not None
-        else:
-            hit = said in text
-        if hit:
+    for pattern, meant in _synonym_patterns(lang):
+        if pattern.search(text):
             words += tokens(meant)
     return words
 
@@ -556,6 +697,8 @@ class _Question:
     groups: list[dict[str, float]]
     # The words as typed, typos mended, for phrase matches.
     sequence: list[str]
+    # "What is ...": asks what a thing is, which a topic tells better than a case.
+    defines: bool = False
 
 
 def _groups(
@@ -581,7 +724,9 @@ def _groups(
 # so is a pair running from hiragana into the next word (ら誰) and a particle
 # stuck to a word (色は). Kanji into hiragana is often one word (配る, 勝ち).
 _HIRAGANA = re.compile(r"[\u3041-\u309f]")
-_PARTICLES = frozenset("はがをにでとのもへやか")
+_PARTICLES = frozenset("はがをにでとのもへやかだ")
+# A loanword running into hiragana (リードされた) ends there: the pair is grammar.
+_KATAKANA = re.compile(r"[\u30a1-\u30fa]")
 
 
 def _kana_pairs(query: str) -> frozenset[str]:
@@ -589,27 +734,48 @@ def _kana_pairs(query: str) -> frozenset[str]:
     text = unicodedata.normalize("NFKC", query)
     pairs: set[str] = set()
     for a, b in zip(text, text[1:], strict=False):
-        if _HIRAGANA.match(a) and _CJK.match(b) or (b in _PARTICLES and _CJK.match(a)):
+        if (
+            _HIRAGANA.match(a)
+            and _CJK.match(b)
+            or (b in _PARTICLES and _CJK.match(a))
+            or (_KATAKANA.match(a) and _HIRAGANA.match(b))
+        ):
             pairs.add(_normalise(a + b))
     return frozenset(pairs)
 
 
+# The ways players ask what a thing is, in either language (normalised text).
+_DEFINITION = re.compile(
+    r"\bwhat(?:s| is| are)\b(?! (?:if|when|happens))|\bwhat does\b.*\b(?:do|mean)\b"
+    r"|\bmeaning\b|って(?:何|なに|なん)|とは|ってどういう|の意味|ってなんだ"
+)
+
+
 def _read(query: str, lang: str, game: str | None) -> _Question:
     index = _index(lang)
-    named, rest = read_game(query)
-    words = _join_split_words(tokens(rest), index)
+    spelled = _spelled(query)
+    named, rest = read_game(spelled)
+    words = _join_split_words(_tokens(rest), index)
     if named is not None and not _groups(index, words, 1.0):
         # Only a game's name was typed ("wolf"): its words are the question.
-        words = _join_split_words(tokens(query), index)
-    groups = _groups(index, words, 1.0, _kana_pairs(query))
+        rest = _normalise(spelled)
+        words = _join_split_words(_tokens(rest), index)
+    groups = _groups(index, words, 1.0, _kana_pairs(spelled))
+    groups += _groups(index, sorted(_stems(rest)), STEM_TRUST)
+    single = {w for w in words if len(w) == 1}
+    groups += _groups(index, sorted(_kanji(rest) - single), KANJI_TRUST)
     known = {term for group in groups for term in group}
     extra = [w for w in _widen(rest, lang) if w not in known]
     groups += _groups(index, dict.fromkeys(extra), SYNONYM_TRUST)
     # Phrases are compared after typos are mended, so "doubel curse" still counts.
+    grammar = _kana_pairs(spelled)
     mended = [
-        w if w in index.idf else next(iter(index.similar(w)), w) for w in words
+        w if w in index.idf else next(iter(index.similar(w)), w)
+        for w in words
+        if w not in grammar
     ]
-    return _Question(game or named, groups, mended)
+    defines = _DEFINITION.search(_normalise(query)) is not None
+    return _Question(game or named, groups, mended, defines)
 
 
 def _score(doc: _Doc, question: _Question, index: _Index) -> tuple[float, set[str]]:
@@ -646,7 +812,7 @@ def _score(doc: _Doc, question: _Question, index: _Index) -> tuple[float, set[st
         asked = _asked_share(doc, matched, index)
         title_share *= ASKED_FLOOR + (1 - ASKED_FLOOR) * asked
     else:
-        score *= TOPIC_PREFERENCE
+        score *= DEFINITION_PREFERENCE if question.defines else TOPIC_PREFERENCE
     score *= 1 + TITLE_COVER_BONUS * title_share
     return score, matched
 
