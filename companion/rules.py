@@ -70,6 +70,8 @@ REPEAT_SHARE = 0.2
 KANA_TRUST = 0.4
 # A kanji by its stem (勝~ for 勝つ, 勝った) says less than the word typed.
 STEM_TRUST = 0.5
+# A number of the counter asked for (13枚 for 何枚) stands in for the question word.
+COUNTED_TRUST = 0.6
 KANJI_TRUST = 0.2
 # A player's word widened through the synonym table is trusted a little less.
 SYNONYM_TRUST = 0.8
@@ -299,6 +301,10 @@ _NUMBER_WORDS = {
 }
 _ORDINALS = {"1st": "first", "2nd": "second", "3rd": "third", "4th": "fourth"}
 _WORD = re.compile(r"[a-z0-9]+")
+_HIRAGANA = re.compile(r"[\u3041-\u309f]")
+# Particles, and the copula: after a word they are grammar, not part of it.
+_PARTICLE_KANA = "はがをにでとのもへやかだ"
+_PARTICLES = frozenset(_PARTICLE_KANA)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u30fc々〆]")
 # A unit of Japanese text: a number or one CJK/kana character.
 _JA_UNIT = re.compile(r"[0-9]+|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff々〆ー]")
@@ -306,6 +312,8 @@ _JA_RUN = re.compile(
     r"(?:[0-9]+|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff々〆ー])+"
 )
 _KANJI_DIGITS = {c: i for i, c in enumerate("〇一二三四五六七八九")}
+# A number with its counter (13枚, 3人): what "how many" (何枚) asks for.
+_COUNT = re.compile(r"[0-9]+([時点枚人回番色個])")
 _KANJI_NUMBER = re.compile(r"[〇一二三四五六七八九十]+(?=[時点枚人回番])")
 
 
@@ -392,6 +400,12 @@ def _tokens(text: str) -> list[str]:
 
 
 _KANJI = re.compile(r"[\u3400-\u9fff\uf900-\ufaff々]")
+# A particle after a kanji ends a noun (色は), not a verb; a kanji after
+# another is the end of a compound (運勢), not a word of its own.
+_STEM = re.compile(
+    r"(?<![\u3400-\u9fff\uf900-\ufaff々])([\u3400-\u9fff\uf900-\ufaff々])"
+    rf"(?=[\u3041-\u309f])(?![{_PARTICLE_KANA}])"
+)
 # A kanji's stem term: the kanji before kana ending it (勝つ, 勝った, 勝ち).
 STEM_MARK = "~"
 
@@ -400,19 +414,9 @@ def _stems(text: str) -> set[str]:
     """Kanji written with a kana ending, as one term whatever the ending.
 
     Character pairs split 外す and 外して apart (外す, 外し); the kanji
-    before its ending is the word they share.
+    before its ending is the word they share. ``text`` as ``_spelled`` gives it.
     """
-    text = " " + _spelled(text)
-    # A particle after a kanji ends a noun (色は), not a verb; a kanji after
-    # another is the end of a compound (運勢), not a word of its own.
-    return {
-        a + STEM_MARK
-        for before, a, b in zip(text, text[1:], text[2:], strict=False)
-        if _KANJI.match(a)
-        and not _KANJI.match(before)
-        and _HIRAGANA.match(b)
-        and b not in _PARTICLES
-    }
+    return {kanji + STEM_MARK for kanji in _STEM.findall(text)}
 
 
 def _distance(a: str, b: str, limit: int) -> int:
@@ -463,6 +467,8 @@ class _Index:
     idf: dict[str, float]
     # Every term of each game's entries, to tell which game a question is about.
     vocabulary: dict[str, set[str]] = field(default_factory=dict)
+    # "How many" of a counter (何枚) and the numbers of it the reference gives.
+    counted: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Terms by their one-letter deletions, for typos; built at the first typo
     # so a question spelt right (and a one-shot command) never pays for it.
     _near: dict[str, set[str]] | None = None
@@ -533,15 +539,23 @@ def _fields(e: Entry) -> dict[str, set[str]]:
         "body": e.body,
         "app": e.app,
     }
-    return {
-        name: set(tokens(text)) | _stems(text) | _kanji(text)
-        for name, text in texts.items()
-    }
+    return {name: _terms(text) for name, text in texts.items()}
+
+
+def _terms(text: str) -> set[str]:
+    """Every term of reference text: its words, and its kanji by stem and alone.
+
+    The reference writes its words in kanji already (a test keeps it so), so
+    its text is not respelled: that keeps the index quick to build.
+    """
+    flat = unicodedata.normalize("NFKC", text).lower()
+    normal = _normalise(flat)
+    return set(_tokens(normal)) | _stems(flat) | _kanji(normal)
 
 
 def _kanji(text: str) -> set[str]:
     """Each kanji on its own: a word of one kanji (色, 山) in a longer run."""
-    return set(_KANJI.findall(_normalise(_spelled(text))))
+    return set(_KANJI.findall(text))
 
 
 @cache
@@ -551,7 +565,7 @@ def _index(lang: str) -> _Index:
     for e in _load(lang):
         fields = _fields(e)
         phrases = [_phrase(k) for k in (*e.keywords, e.title)]
-        asks = fields["title"] - _kana_pairs(_spelled(e.title))
+        asks = fields["title"] - _kana_pairs(e.title)
         docs.append(
             _Doc(e, fields, [p for p in phrases if len(p) > 1], _weights(e), asks)
         )
@@ -562,14 +576,20 @@ def _index(lang: str) -> _Index:
     vocabulary: dict[str, set[str]] = defaultdict(set)
     for doc in docs:
         vocabulary[doc.entry.game].update(*doc.fields.values())
-    return _Index(docs, idf, dict(vocabulary))
+    counted: dict[str, list[str]] = defaultdict(list)
+    for term in idf:
+        if found := _COUNT.fullmatch(term):
+            counted["何" + found.group(1)].append(term)
+    return _Index(
+        docs, idf, dict(vocabulary), {k: tuple(v) for k, v in counted.items()}
+    )
 
 
 def _phrase(text: str) -> tuple[str, ...]:
-    """The terms of ``text`` in order, its grammar left out, so that a phrase
-    still matches with another particle (クラブのリード, クラブがリード)."""
-    grammar = _kana_pairs(_spelled(text))
-    return tuple(t for t in tokens(text) if t not in grammar)
+    """The terms of reference ``text`` in order, its grammar left out, so that
+    a phrase still matches with another particle (クラブのリード, クラブがリード)."""
+    grammar = _kana_pairs(text) if _CJK.search(text) else frozenset()
+    return tuple(t for t in _tokens(_normalise(text)) if t not in grammar)
 
 
 def _contains(sequence: list[str], phrase: tuple[str, ...]) -> bool:
@@ -665,27 +685,30 @@ def read_game(query: str) -> tuple[str | None, str]:
 
 
 @cache
-def _synonym_patterns(lang: str) -> list[tuple[re.Pattern[str], str]]:
-    """Each player's word as a pattern, with the reference's words it stands for.
+def _synonym_patterns(lang: str) -> list[tuple[re.Pattern[str] | str, str]]:
+    """Each player's word, as a pattern or plain text, with the reference's
+    words it stands for.
 
     English words count whole ("lose", not "close"); Japanese has no spaces,
     and its verbs count in any form (まとめる, まとめて).
     """
-    found = []
+    found: list[tuple[re.Pattern[str] | str, str]] = []
     for said, meant in synonyms(lang).items():
         if said.isascii():
-            pattern = rf"(?<![a-z0-9]){re.escape(said)}(?![a-z0-9])"
+            whole = rf"(?<![a-z0-9]){re.escape(said)}(?![a-z0-9])"
+            found.append((re.compile(whole), meant))
+        elif (form := _forms(said)) != re.escape(said):
+            found.append((re.compile(form), meant))
         else:
-            pattern = _forms(said)
-        found.append((re.compile(pattern), meant))
+            found.append((said, meant))
     return found
 
 
 def _widen(text: str, lang: str) -> list[str]:
     """The reference's words for the players' words found in ``text``."""
     words: list[str] = []
-    for pattern, meant in _synonym_patterns(lang):
-        if pattern.search(text):
+    for said, meant in _synonym_patterns(lang):
+        if said in text if isinstance(said, str) else said.search(text):
             words += tokens(meant)
     return words
 
@@ -713,8 +736,12 @@ def _groups(
             # Grammar is never mended as a typo: it only counts when it is there.
             if word in index.idf:
                 groups.append({word: trust * KANA_TRUST})
-        elif word in index.idf:
-            groups.append({word: trust})
+        elif word in index.idf or word in index.counted:
+            group = {word: trust} if word in index.idf else {}
+            # "How many" with a counter (何枚) is answered by a number of it (13枚).
+            for counted in index.counted.get(word, ()):
+                group.setdefault(counted, trust * COUNTED_TRUST)
+            groups.append(group)
         elif similar := index.similar(word):
             groups.append({other: trust * FUZZY_FACTOR for other in similar})
     return groups
@@ -723,26 +750,22 @@ def _groups(
 # Hiragana between kanji and katakana is mostly grammar (って, がある, たら);
 # so is a pair running from hiragana into the next word (ら誰) and a particle
 # stuck to a word (色は). Kanji into hiragana is often one word (配る, 勝ち).
-_HIRAGANA = re.compile(r"[\u3041-\u309f]")
-_PARTICLES = frozenset("はがをにでとのもへやかだ")
 # A loanword running into hiragana (リードされた) ends there: the pair is grammar.
-_KATAKANA = re.compile(r"[\u30a1-\u30fa]")
+_GRAMMAR_PAIR = re.compile(
+    "(?=("
+    "[\u3041-\u309f][\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u30fc々〆]"
+    f"|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u30fc々〆][{_PARTICLE_KANA}]"
+    "|[\u30a1-\u30fa][\u3041-\u309f]"
+    "))"
+)
 
 
 def _kana_pairs(query: str) -> frozenset[str]:
     """Character pairs of grammar rather than topic: they weigh less."""
     text = unicodedata.normalize("NFKC", query)
-    pairs: set[str] = set()
-    for a, b in zip(text, text[1:], strict=False):
-        if (
-            _HIRAGANA.match(a)
-            and _CJK.match(b)
-            or (b in _PARTICLES and _CJK.match(a))
-            or (_KATAKANA.match(a) and _HIRAGANA.match(b))
-        ):
-            pairs.add(_normalise(a + b))
-    return frozenset(pairs)
-
+    if not _CJK.search(text):
+        return frozenset()
+    return frozenset(_normalise(pair) for pair in _GRAMMAR_PAIR.findall(text))
 
 # The ways players ask what a thing is, in either language (normalised text).
 _DEFINITION = re.compile(
@@ -761,9 +784,10 @@ def _read(query: str, lang: str, game: str | None) -> _Question:
         rest = _normalise(spelled)
         words = _join_split_words(_tokens(rest), index)
     groups = _groups(index, words, 1.0, _kana_pairs(spelled))
-    groups += _groups(index, sorted(_stems(rest)), STEM_TRUST)
-    single = {w for w in words if len(w) == 1}
-    groups += _groups(index, sorted(_kanji(rest) - single), KANJI_TRUST)
+    if _CJK.search(rest):
+        groups += _groups(index, sorted(_stems(spelled)), STEM_TRUST)
+        single = {w for w in words if len(w) == 1}
+        groups += _groups(index, sorted(_kanji(rest) - single), KANJI_TRUST)
     known = {term for group in groups for term in group}
     extra = [w for w in _widen(rest, lang) if w not in known]
     groups += _groups(index, dict.fromkeys(extra), SYNONYM_TRUST)
