@@ -192,7 +192,10 @@ _ICHIDAN_STEM = frozenset("えけげせぜてでねへべぺめれいきぎし�
 def _forms(word: str) -> str:
     """A pattern for ``word`` (normalised) and its inflected forms."""
     last, stem = word[-1:], word[:-1]
-    if len(word) < 2 or last not in _ENDINGS or not _CJK.match(stem[-1]):
+    if last not in _ENDINGS or not stem or not _CJK.match(stem[-1]):
+        return re.escape(word)
+    if len(stem) == 1 and _HIRAGANA.match(stem):
+        # A stem of one kana (か of かつ) is in too many other words (誰かと).
         return re.escape(word)
     if last == "る" and stem[-1] in _ICHIDAN_STEM:
         return re.escape(stem)
