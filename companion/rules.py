@@ -698,7 +698,10 @@ def _synonym_patterns(lang: str) -> list[tuple[re.Pattern[str] | str, str]]:
     found: list[tuple[re.Pattern[str] | str, str]] = []
     for said, meant in synonyms(lang).items():
         if said.isascii():
-            whole = rf"(?<![a-z0-9]){re.escape(said)}(?![a-z0-9])"
+            # A word ends where letters give way to digits too ("hp0").
+            before = "0-9" if said[:1].isdigit() else "a-z"
+            after = "0-9" if said[-1:].isdigit() else "a-z"
+            whole = rf"(?<![{before}]){re.escape(said)}(?![{after}])"
             found.append((re.compile(whole), meant))
         elif (form := _forms(said)) != re.escape(said):
             found.append((re.compile(form), meant))
