@@ -4,8 +4,9 @@ Entries live in ``data/rules/<lang>/<slug>.json``; each opens with a one-line
 ``answer`` a player can act on, then the detail, then (``app``) how the app
 records it. Search is meant for words a player types mid-game, so it forgives
 word forms, small typos, and Japanese written without spaces (matched by
-character pairs). A game named in the question narrows the search to that
-game, and players' own words are widened through ``synonyms.json``.
+character pairs), in kana where the reference writes kanji (``spellings.json``)
+or in another inflection. A game named in the question narrows the search to
+that game, and players' own words are widened through ``synonyms.json``.
 """
 
 from __future__ import annotations
@@ -72,6 +73,8 @@ KANA_TRUST = 0.4
 STEM_TRUST = 0.5
 # A number of the counter asked for (13枚 for 何枚) stands in for the question word.
 COUNTED_TRUST = 0.6
+# One kanji of a longer word (色 of 何色) may be a word the reference writes
+# apart (1色, 色を); on its own it says little.
 KANJI_TRUST = 0.2
 # A player's word widened through the synonym table is trusted a little less.
 SYNONYM_TRUST = 0.8
@@ -389,7 +392,7 @@ def tokens(text: str) -> list[str]:
 
 
 def _tokens(text: str) -> list[str]:
-    """Search terms of text already normalised."""
+    """Search terms of text already normalised (and respelled, for a question)."""
     if not _CJK.search(text):
         return _latin_tokens(text)
     out: list[str] = []
@@ -772,6 +775,7 @@ def _kana_pairs(query: str) -> frozenset[str]:
     if not _CJK.search(text):
         return frozenset()
     return frozenset(_normalise(pair) for pair in _GRAMMAR_PAIR.findall(text))
+
 
 # The ways players ask what a thing is, in either language (normalised text).
 _DEFINITION = re.compile(
