@@ -405,13 +405,20 @@ def _tokens(text: str) -> list[str]:
     return out
 
 
-_KANJI = re.compile(r"[\u3400-\u9fff\uf900-\ufaff々]")
+# The patterns below only Japanese text needs are compiled at its first use,
+# so that an English question starts no slower for them.
+_KANJI = r"[\u3400-\u9fff\uf900-\ufaff々]"
 # A particle after a kanji ends a noun (色は), not a verb; a kanji after
 # another is the end of a compound (運勢), not a word of its own.
-_STEM = re.compile(
+_STEM = (
     r"(?<![\u3400-\u9fff\uf900-\ufaff々])([\u3400-\u9fff\uf900-\ufaff々])"
     rf"(?=[\u3041-\u309f])(?![{_PARTICLE_KANA}])"
 )
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 # A kanji's stem term: the kanji before kana ending it (勝つ, 勝った, 勝ち).
 STEM_MARK = "~"
 
@@ -422,7 +429,7 @@ def _stems(text: str) -> set[str]:
     Character pairs split 外す and 外して apart (外す, 外し); the kanji
     before its ending is the word they share. ``text`` as ``_spelled`` gives it.
     """
-    return {kanji + STEM_MARK for kanji in _STEM.findall(text)}
+    return {kanji + STEM_MARK for kanji in _compiled(_STEM).findall(text)}
 
 
 def _distance(a: str, b: str, limit: int) -> int:
@@ -556,12 +563,14 @@ def _terms(text: str) -> set[str]:
     """
     flat = unicodedata.normalize("NFKC", text).lower()
     normal = _normalise(flat)
+    if not _CJK.search(normal):
+        return set(_latin_tokens(normal))
     return set(_tokens(normal)) | _stems(flat) | _kanji(normal)
 
 
 def _kanji(text: str) -> set[str]:
     """Each kanji on its own: a word of one kanji (色, 山) in a longer run."""
-    return set(_KANJI.findall(text))
+    return set(_compiled(_KANJI).findall(text))
 
 
 @cache
@@ -594,7 +603,7 @@ def _index(lang: str) -> _Index:
 def _phrase(text: str) -> tuple[str, ...]:
     """The terms of reference ``text`` in order, its grammar left out, so that
     a phrase still matches with another particle (クラブのリード, クラブがリード)."""
-    grammar = _kana_pairs(text) if _CJK.search(text) else frozenset()
+    grammar = _kana_pairs(text)
     return tuple(t for t in _tokens(_normalise(text)) if t not in grammar)
 
 
@@ -760,7 +769,7 @@ def _groups(
 # so is a pair running from hiragana into the next word (ら誰) and a particle
 # stuck to a word (色は). Kanji into hiragana is often one word (配る, 勝ち).
 # A loanword running into hiragana (リードされた) ends there: the pair is grammar.
-_GRAMMAR_PAIR = re.compile(
+_GRAMMAR_PAIR = (
     "(?=("
     "[\u3041-\u309f][\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u30fc々〆]"
     f"|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u30fc々〆][{_PARTICLE_KANA}]"
@@ -772,9 +781,11 @@ _GRAMMAR_PAIR = re.compile(
 def _kana_pairs(query: str) -> frozenset[str]:
     """Character pairs of grammar rather than topic: they weigh less."""
     text = unicodedata.normalize("NFKC", query)
-    if not _CJK.search(text):
+    if not _HIRAGANA.search(text):
+        # Every grammar pair has a hiragana in it.
         return frozenset()
-    return frozenset(_normalise(pair) for pair in _GRAMMAR_PAIR.findall(text))
+    pairs = _compiled(_GRAMMAR_PAIR).findall(text)
+    return frozenset(_normalise(pair) for pair in pairs)
 
 
 # The ways players ask what a thing is, in either language (normalised text).
