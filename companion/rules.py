@@ -4,8 +4,9 @@ Entries live in ``data/rules/<lang>/<slug>.json``; each opens with a one-line
 ``answer`` a player can act on, then the detail, then (``app``) how the app
 records it. Search is meant for words a player types mid-game, so it forgives
 word forms, small typos, and Japanese written without spaces (matched by
-character pairs). A game named in the question narrows the search to that
-game, and players' own words are widened through ``synonyms.json``.
+character pairs), in kana where the reference writes kanji (``spellings.json``)
+or in another inflection. A game named in the question narrows the search to
+that game, and players' own words are widened through ``synonyms.json``.
 """
 
 from __future__ import annotations
@@ -68,6 +69,13 @@ FUZZY_FACTOR = 0.7
 REPEAT_SHARE = 0.2
 # A pair of hiragana in a Japanese question is likely grammar, not a topic.
 KANA_TRUST = 0.4
+# A kanji by its stem (勝~ for 勝つ, 勝った) says less than the word typed.
+STEM_TRUST = 0.5
+# A number of the counter asked for (13枚 for 何枚) stands in for the question word.
+COUNTED_TRUST = 0.6
+# One kanji of a longer word (色 of 何色) may be a word the reference writes
+# apart (1色, 色を); on its own it says little.
+KANJI_TRUST = 0.2
 # A player's word widened through the synonym table is trusted a little less.
 SYNONYM_TRUST = 0.8
 # A keyword or title whose every word appears, in order, in the query adds
@@ -77,6 +85,8 @@ PHRASE_SHARE = 0.5
 COVERAGE_POWER = 2.0
 # Q&A entries repeat their topic's words; on a near tie the topic comes first.
 TOPIC_PREFERENCE = 1.1
+# ... and a question asking what a thing is ("逃走修正って何") wants the topic.
+DEFINITION_PREFERENCE = 2.0
 # A Q&A title counts for the question only as far as the player asked its
 # case, but never less than this share.
 ASKED_FLOOR = 0.5
@@ -169,6 +179,90 @@ def synonyms(lang: str) -> dict[str, str]:
     return {_normalise(k): v for k, v in raw.items() if not k.startswith("_")}
 
 
+# Japanese verbs and adjectives change their last kana (外す, 外して, 外さない):
+# a word from the data ending in one of these matches with any kana its row
+# takes. A る after an e- or i-row kana is an ichidan verb whose stem stands
+# alone (まとめる, まとめて).
+_ENDINGS = {
+    "う": "わいうえおっ", "く": "かきくけこい", "ぐ": "がぎぐげごい",
+    "す": "さしすせそ", "つ": "たちつてとっ", "ぬ": "なにぬねのん",
+    "ぶ": "ばびぶべぼん", "む": "まみむめもん", "る": "らりるれろっ",
+    "い": "いくかけさ",
+}
+_ICHIDAN_STEM = frozenset("えけげせぜてでねへべぺめれいきぎしじちにひびぴみり")
+
+
+def _forms(word: str) -> str:
+    """A pattern for ``word`` (normalised) and its inflected forms."""
+    last, stem = word[-1:], word[:-1]
+    if last not in _ENDINGS or not stem or not _CJK.match(stem[-1]):
+        return re.escape(word)
+    if len(stem) == 1 and _HIRAGANA.match(stem):
+        # A stem of one kana (か of かつ) is in too many other words (誰かと).
+        return re.escape(word)
+    if last == "る" and stem[-1] in _ICHIDAN_STEM:
+        return re.escape(stem)
+    return re.escape(stem) + f"[{_ENDINGS[last]}]"
+
+
+@cache
+def _spellings() -> tuple[re.Pattern[str], dict[str, str]]:
+    """Kana spellings players type for the reference's kanji words.
+
+    A short spelling is matched only where a word may begin (not inside
+    another kana word: the とり of ひとり is not 取り), and an inflected word
+    by its stem followed by an ending of its row, so that the ending typed
+    stays (はずして: 外して).
+    """
+    path = RULES / "ja" / "spellings.json"
+    raw: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    table: dict[str, str] = {}
+    patterns: dict[str, str] = {}
+    short: set[str] = set()
+    for kana, kanji in raw.items():
+        if kana.startswith("_"):
+            continue
+        kana = unicodedata.normalize("NFKC", kana)
+        kanji = unicodedata.normalize("NFKC", kanji)
+        form = _forms(kana)
+        said, after = kana, ""
+        if form != re.escape(kana) and kana[-1] == kanji[-1]:
+            # The stem alone (ichidan) or followed by an ending it takes.
+            said, kanji = kana[:-1], kanji[:-1]
+            after = form.replace(re.escape(said), "", 1)
+        table.setdefault(said, kanji)
+        patterns.setdefault(said, after)
+        if len(kana) < SHORT_SPELLING:
+            short.add(said)
+    particles = "".join(sorted(_PARTICLES))
+    begins = rf"(?:(?<![\u3041-\u309f])|(?<=[{particles}]))"
+    alternatives = "|".join(
+        (begins if said in short else "")
+        + re.escape(said)
+        + (f"(?={after})" if after else "")
+        for said, after in sorted(patterns.items(), key=lambda p: -len(p[0]))
+    )
+    return re.compile(alternatives), table
+
+
+# Spellings shorter than this (だれ, とる) are looked for only where a word
+# may begin; longer ones (はずす, いけにえ) are found anywhere.
+SHORT_SPELLING = 3
+
+
+def _spelled(text: str) -> str:
+    """``text`` with kana spellings of the reference's kanji words in kanji.
+
+    Katakana is left as typed, so that grammar (hiragana) can still be told
+    from loanwords afterwards.
+    """
+    text = unicodedata.normalize("NFKC", text).lower()
+    if not _HIRAGANA.search(text):
+        return text
+    pattern, table = _spellings()
+    return pattern.sub(lambda m: table[m.group(0)], text)
+
+
 # --- Tokenising --------------------------------------------------------------
 
 _STOPWORDS = frozenset(
@@ -213,6 +307,10 @@ _NUMBER_WORDS = {
 }
 _ORDINALS = {"1st": "first", "2nd": "second", "3rd": "third", "4th": "fourth"}
 _WORD = re.compile(r"[a-z0-9]+")
+_HIRAGANA = re.compile(r"[\u3041-\u309f]")
+# Particles, and the copula: after a word they are grammar, not part of it.
+_PARTICLE_KANA = "はがをにでとのもへやかだ"
+_PARTICLES = frozenset(_PARTICLE_KANA)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u30fc々〆]")
 # A unit of Japanese text: a number or one CJK/kana character.
 _JA_UNIT = re.compile(r"[0-9]+|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff々〆ー]")
@@ -220,6 +318,8 @@ _JA_RUN = re.compile(
     r"(?:[0-9]+|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff々〆ー])+"
 )
 _KANJI_DIGITS = {c: i for i, c in enumerate("〇一二三四五六七八九")}
+# A number with its counter (13枚, 3人): what "how many" (何枚) asks for.
+_COUNT = re.compile(r"[0-9]+([時点枚人回番色個])")
 _KANJI_NUMBER = re.compile(r"[〇一二三四五六七八九十]+(?=[時点枚人回番])")
 
 
@@ -288,7 +388,11 @@ def _japanese_tokens(run: str) -> list[str]:
 
 def tokens(text: str) -> list[str]:
     """Search terms of ``text``, in order, for either language."""
-    text = _normalise(text)
+    return _tokens(_normalise(_spelled(text)))
+
+
+def _tokens(text: str) -> list[str]:
+    """Search terms of text already normalised (and respelled, for a question)."""
     if not _CJK.search(text):
         return _latin_tokens(text)
     out: list[str] = []
@@ -299,6 +403,33 @@ def tokens(text: str) -> list[str]:
         at = match.end()
     out += _latin_tokens(text[at:])
     return out
+
+
+# The patterns below only Japanese text needs are compiled at its first use,
+# so that an English question starts no slower for them.
+_KANJI = r"[\u3400-\u9fff\uf900-\ufaff々]"
+# A particle after a kanji ends a noun (色は), not a verb; a kanji after
+# another is the end of a compound (運勢), not a word of its own.
+_STEM = (
+    r"(?<![\u3400-\u9fff\uf900-\ufaff々])([\u3400-\u9fff\uf900-\ufaff々])"
+    rf"(?=[\u3041-\u309f])(?![{_PARTICLE_KANA}])"
+)
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+# A kanji's stem term: the kanji before kana ending it (勝つ, 勝った, 勝ち).
+STEM_MARK = "~"
+
+
+def _stems(text: str) -> set[str]:
+    """Kanji written with a kana ending, as one term whatever the ending.
+
+    Character pairs split 外す and 外して apart (外す, 外し); the kanji
+    before its ending is the word they share. ``text`` as ``_spelled`` gives it.
+    """
+    return {kanji + STEM_MARK for kanji in _compiled(_STEM).findall(text)}
 
 
 def _distance(a: str, b: str, limit: int) -> int:
@@ -349,6 +480,8 @@ class _Index:
     idf: dict[str, float]
     # Every term of each game's entries, to tell which game a question is about.
     vocabulary: dict[str, set[str]] = field(default_factory=dict)
+    # "How many" of a counter (何枚) and the numbers of it the reference gives.
+    counted: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Terms by their one-letter deletions, for typos; built at the first typo
     # so a question spelt right (and a one-shot command) never pays for it.
     _near: dict[str, set[str]] | None = None
@@ -412,13 +545,32 @@ def _weights(e: Entry) -> dict[str, float]:
 
 
 def _fields(e: Entry) -> dict[str, set[str]]:
-    return {
-        "title": set(tokens(e.title)),
-        "answer": set(tokens(e.answer)),
-        "keywords": set(tokens(" ".join(e.keywords))),
-        "body": set(tokens(e.body)),
-        "app": set(tokens(e.app)),
+    texts = {
+        "title": e.title,
+        "answer": e.answer,
+        "keywords": " ".join(e.keywords),
+        "body": e.body,
+        "app": e.app,
     }
+    return {name: _terms(text) for name, text in texts.items()}
+
+
+def _terms(text: str) -> set[str]:
+    """Every term of reference text: its words, and its kanji by stem and alone.
+
+    The reference writes its words in kanji already (a test keeps it so), so
+    its text is not respelled: that keeps the index quick to build.
+    """
+    flat = unicodedata.normalize("NFKC", text).lower()
+    normal = _normalise(flat)
+    if not _CJK.search(normal):
+        return set(_latin_tokens(normal))
+    return set(_tokens(normal)) | _stems(flat) | _kanji(normal)
+
+
+def _kanji(text: str) -> set[str]:
+    """Each kanji on its own: a word of one kanji (色, 山) in a longer run."""
+    return set(_compiled(_KANJI).findall(text))
 
 
 @cache
@@ -427,7 +579,7 @@ def _index(lang: str) -> _Index:
     df: dict[str, int] = defaultdict(int)
     for e in _load(lang):
         fields = _fields(e)
-        phrases = [tuple(tokens(k)) for k in (*e.keywords, e.title)]
+        phrases = [_phrase(k) for k in (*e.keywords, e.title)]
         asks = fields["title"] - _kana_pairs(e.title)
         docs.append(
             _Doc(e, fields, [p for p in phrases if len(p) > 1], _weights(e), asks)
@@ -439,7 +591,20 @@ def _index(lang: str) -> _Index:
     vocabulary: dict[str, set[str]] = defaultdict(set)
     for doc in docs:
         vocabulary[doc.entry.game].update(*doc.fields.values())
-    return _Index(docs, idf, dict(vocabulary))
+    counted: dict[str, list[str]] = defaultdict(list)
+    for term in idf:
+        if found := _COUNT.fullmatch(term):
+            counted["何" + found.group(1)].append(term)
+    return _Index(
+        docs, idf, dict(vocabulary), {k: tuple(v) for k, v in counted.items()}
+    )
+
+
+def _phrase(text: str) -> tuple[str, ...]:
+    """The terms of reference ``text`` in order, its grammar left out, so that
+    a phrase still matches with another particle (クラブのリード, クラブがリード)."""
+    grammar = _kana_pairs(text)
+    return tuple(t for t in _tokens(_normalise(text)) if t not in grammar)
 
 
 def _contains(sequence: list[str], phrase: tuple[str, ...]) -> bool:
@@ -534,17 +699,34 @@ def read_game(query: str) -> tuple[str | None, str]:
     return (found.pop() if len(found) == 1 else None), text
 
 
+@cache
+def _synonym_patterns(lang: str) -> list[tuple[re.Pattern[str] | str, str]]:
+    """Each player's word, as a pattern or plain text, with the reference's
+    words it stands for.
+
+    English words count whole ("lose", not "close"); Japanese has no spaces,
+    and its verbs count in any form (まとめる, まとめて).
+    """
+    found: list[tuple[re.Pattern[str] | str, str]] = []
+    for said, meant in synonyms(lang).items():
+        if said.isascii():
+            # A word ends where letters give way to digits too ("hp0").
+            before = "0-9" if said[:1].isdigit() else "a-z"
+            after = "0-9" if said[-1:].isdigit() else "a-z"
+            whole = rf"(?<![{before}]){re.escape(said)}(?![{after}])"
+            found.append((re.compile(whole), meant))
+        elif (form := _forms(said)) != re.escape(said):
+            found.append((re.compile(form), meant))
+        else:
+            found.append((said, meant))
+    return found
+
+
 def _widen(text: str, lang: str) -> list[str]:
     """The reference's words for the players' words found in ``text``."""
     words: list[str] = []
-    for said, meant in synonyms(lang).items():
-        # English words count whole ("lose", not "close"); Japanese has no spaces.
-        if said.isascii():
-            whole = rf"(?<![a-z0-9]){re.escape(said)}(?![a-z0-9])"
-            hit = re.search(whole, text) is not None
-        else:
-            hit = said in text
-        if hit:
+    for said, meant in _synonym_patterns(lang):
+        if said in text if isinstance(said, str) else said.search(text):
             words += tokens(meant)
     return words
 
@@ -556,6 +738,8 @@ class _Question:
     groups: list[dict[str, float]]
     # The words as typed, typos mended, for phrase matches.
     sequence: list[str]
+    # "What is ...": asks what a thing is, which a topic tells better than a case.
+    defines: bool = False
 
 
 def _groups(
@@ -570,8 +754,12 @@ def _groups(
             # Grammar is never mended as a typo: it only counts when it is there.
             if word in index.idf:
                 groups.append({word: trust * KANA_TRUST})
-        elif word in index.idf:
-            groups.append({word: trust})
+        elif word in index.idf or word in index.counted:
+            group = {word: trust} if word in index.idf else {}
+            # "How many" with a counter (何枚) is answered by a number of it (13枚).
+            for counted in index.counted.get(word, ()):
+                group.setdefault(counted, trust * COUNTED_TRUST)
+            groups.append(group)
         elif similar := index.similar(word):
             groups.append({other: trust * FUZZY_FACTOR for other in similar})
     return groups
@@ -580,36 +768,59 @@ def _groups(
 # Hiragana between kanji and katakana is mostly grammar (って, がある, たら);
 # so is a pair running from hiragana into the next word (ら誰) and a particle
 # stuck to a word (色は). Kanji into hiragana is often one word (配る, 勝ち).
-_HIRAGANA = re.compile(r"[\u3041-\u309f]")
-_PARTICLES = frozenset("はがをにでとのもへやか")
+# A loanword running into hiragana (リードされた) ends there: the pair is grammar.
+_GRAMMAR_PAIR = (
+    "(?=("
+    "[\u3041-\u309f][\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u30fc々〆]"
+    f"|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u30fc々〆][{_PARTICLE_KANA}]"
+    "|[\u30a1-\u30fa][\u3041-\u309f]"
+    "))"
+)
 
 
 def _kana_pairs(query: str) -> frozenset[str]:
     """Character pairs of grammar rather than topic: they weigh less."""
     text = unicodedata.normalize("NFKC", query)
-    pairs: set[str] = set()
-    for a, b in zip(text, text[1:], strict=False):
-        if _HIRAGANA.match(a) and _CJK.match(b) or (b in _PARTICLES and _CJK.match(a)):
-            pairs.add(_normalise(a + b))
-    return frozenset(pairs)
+    if not _HIRAGANA.search(text):
+        # Every grammar pair has a hiragana in it.
+        return frozenset()
+    pairs = _compiled(_GRAMMAR_PAIR).findall(text)
+    return frozenset(_normalise(pair) for pair in pairs)
+
+
+# The ways players ask what a thing is, in either language (normalised text).
+_DEFINITION = re.compile(
+    r"\bwhat(?:s| is| are)\b(?! (?:if|when|happens))|\bwhat does\b.*\b(?:do|mean)\b"
+    r"|\bmeaning\b|って(?:何|なに|なん)|とは|ってどういう|の意味|ってなんだ"
+)
 
 
 def _read(query: str, lang: str, game: str | None) -> _Question:
     index = _index(lang)
-    named, rest = read_game(query)
-    words = _join_split_words(tokens(rest), index)
+    spelled = _spelled(query)
+    named, rest = read_game(spelled)
+    words = _join_split_words(_tokens(rest), index)
     if named is not None and not _groups(index, words, 1.0):
         # Only a game's name was typed ("wolf"): its words are the question.
-        words = _join_split_words(tokens(query), index)
-    groups = _groups(index, words, 1.0, _kana_pairs(query))
+        rest = _normalise(spelled)
+        words = _join_split_words(_tokens(rest), index)
+    groups = _groups(index, words, 1.0, _kana_pairs(spelled))
+    if _CJK.search(rest):
+        groups += _groups(index, sorted(_stems(spelled)), STEM_TRUST)
+        single = {w for w in words if len(w) == 1}
+        groups += _groups(index, sorted(_kanji(rest) - single), KANJI_TRUST)
     known = {term for group in groups for term in group}
     extra = [w for w in _widen(rest, lang) if w not in known]
     groups += _groups(index, dict.fromkeys(extra), SYNONYM_TRUST)
     # Phrases are compared after typos are mended, so "doubel curse" still counts.
+    grammar = _kana_pairs(spelled)
     mended = [
-        w if w in index.idf else next(iter(index.similar(w)), w) for w in words
+        w if w in index.idf else next(iter(index.similar(w)), w)
+        for w in words
+        if w not in grammar
     ]
-    return _Question(game or named, groups, mended)
+    defines = _DEFINITION.search(_normalise(query)) is not None
+    return _Question(game or named, groups, mended, defines)
 
 
 def _score(doc: _Doc, question: _Question, index: _Index) -> tuple[float, set[str]]:
@@ -646,7 +857,7 @@ def _score(doc: _Doc, question: _Question, index: _Index) -> tuple[float, set[st
         asked = _asked_share(doc, matched, index)
         title_share *= ASKED_FLOOR + (1 - ASKED_FLOOR) * asked
     else:
-        score *= TOPIC_PREFERENCE
+        score *= DEFINITION_PREFERENCE if question.defines else TOPIC_PREFERENCE
     score *= 1 + TITLE_COVER_BONUS * title_share
     return score, matched
 
