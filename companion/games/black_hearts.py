@@ -102,7 +102,8 @@ SPEC = GameSpec(
     measure="curse-points",
     lower_is_better=True,
     round_asks=(LEADER, TWO_OCLOCK_HOLDER, GIFT, REVERSED),
-    leader_at_start=False,
+    # the new-game form asks who holds Two o'clock and records the first round
+    leader_at_start=True,
 )
 
 

@@ -34,6 +34,7 @@ def test_cursed_to_an_elimination(table: Table) -> None:
     assert text("state.ruined") in label
     table.wait_text("fortune-Cy-wealth", text("state.ruined"))
 
+    table.tap("tab-altar")
     table.tap("altar-player-Ben")
     table.type_into("altar-field", "a lock of hair")
     table.tap("altar-save")
@@ -41,6 +42,7 @@ def test_cursed_to_an_elimination(table: Table) -> None:
     for step in ("set-player-Ben", "set-fortune-luck", "set-state-blessed"):
         table.tap(step)
     table.wait_text("fortune-Ben-luck", text("state.blessed"))
+    table.tap("tab-spell")
 
     for fortune in FORTUNES[1:]:
         cast(table, "Ben", "Cy", fortune, "curse")
