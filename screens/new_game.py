@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 from typing import Any
 
@@ -52,13 +51,9 @@ class NewGame:
         # the first round's gift card and strength, where a round start asks
         self.gift = ""
         self.reversed = False
-        # one field for the whole form, so that it keeps its focus
-        self.name_field = ft.TextField(
-            on_change=lambda e: setattr(self, "typed", e.control.value),
-            on_submit=lambda _: self.add(),
-            width=200,
-            key="name-input",
-        )
+        # names added from the field: each one draws a fresh field that takes
+        # the focus, so the next name can be typed at once
+        self.typed_names = 0
         self.piles = False  # counted at the end instead of trick by trick
         self.fields: dict[str, str] = {}  # typed options, by field
         self.picked: dict[str, Any] = {}  # options chosen by tapping, by name
@@ -204,14 +199,9 @@ class NewGame:
             self.app.message = None
             if self.edition_counts():
                 self.load_edition()
-        self.refresh()
         if typed:
-            self.app.page.run_task(self.keep_focus)
-
-    async def keep_focus(self) -> None:
-        """Back into the name field after Enter or Add: the next name follows."""
-        await asyncio.sleep(0.05)  # after the redraw that Enter or Add caused
-        await self.name_field.focus()
+            self.typed_names += 1
+        self.refresh()
 
     def count_refused(self) -> str | None:
         """Why the players listed cannot play the chosen game, in plain words."""
@@ -378,9 +368,20 @@ class NewGame:
                     spacing=4,
                 )
             )
-        self.name_field.value = self.typed
-        self.name_field.label = t("new.name")
-        field = ui.tagged("name-field", self.name_field)
+        field = ui.tagged(
+            "name-field",
+            ft.TextField(
+                value=self.typed,
+                label=t("new.name"),
+                on_change=lambda e: setattr(self, "typed", e.control.value),
+                on_submit=lambda _: self.add(),
+                width=200,
+                # back into the field after Enter or Add (a new key: a fresh
+                # field, which takes the focus as it appears)
+                key=f"name-input-{self.typed_names}",
+                autofocus=self.typed_names > 0,
+            ),
+        )
         rows.append(
             ft.Row([field, ui.tap(t("new.add"), self.add, "add-player")], spacing=6)
         )

@@ -10,6 +10,7 @@ from typing import Any
 import flet as ft
 
 from companion.games import describe
+from companion.games.base import DARK_LABEL, WHITE_LABEL
 
 # Thumb-sized: the platform guidelines ask for at least 48 logical pixels.
 TOUCH = 48
@@ -21,8 +22,8 @@ SMALLEST = 12
 
 # Colours. The theme's colours are set, not left to the seed, so that every
 # text's contrast against its background can be worked out (WCAG AA: 4.5:1).
-WHITE = "#FFFFFF"
-NEAR_BLACK = "#1C1B1F"
+WHITE = WHITE_LABEL
+NEAR_BLACK = DARK_LABEL
 
 
 @dataclass(frozen=True)

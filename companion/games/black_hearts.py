@@ -74,8 +74,8 @@ SPEC = GameSpec(
     player_counts=range(3, 7),
     suits=(
         Suit("C", Words("Curse", "呪い"), "#D32F2F"),
-        Suit("F", Words("Fixed", "固定"), "#1976D2"),
-        Suit("W", Words("Random", "ランダム"), "#607D8B"),
+        Suit("F", Words("Fixed", "固定"), "#1565C0"),
+        Suit("W", Words("Random", "ランダム"), "#546E7A"),
     ),
     options=(
         OptionSpec(
