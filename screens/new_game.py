@@ -51,9 +51,7 @@ class NewGame:
         # the first round's gift card and strength, where a round start asks
         self.gift = ""
         self.reversed = False
-        # names added from the field: each one draws a fresh field that takes
-        # the focus, so the next name can be typed at once
-        self.typed_names = 0
+        self.name_field: ft.TextField | None = None  # the one on screen
         self.piles = False  # counted at the end instead of trick by trick
         self.fields: dict[str, str] = {}  # typed options, by field
         self.picked: dict[str, Any] = {}  # options chosen by tapping, by name
@@ -199,9 +197,14 @@ class NewGame:
             self.app.message = None
             if self.edition_counts():
                 self.load_edition()
-        if typed:
-            self.typed_names += 1
         self.refresh()
+        if typed:
+            self.app.page.run_task(self.keep_focus)
+
+    async def keep_focus(self) -> None:
+        """Back into the name field after Enter or Add: the next name follows."""
+        if self.name_field is not None:
+            await self.name_field.focus()
 
     def count_refused(self) -> str | None:
         """Why the players listed cannot play the chosen game, in plain words."""
@@ -368,20 +371,16 @@ class NewGame:
                     spacing=4,
                 )
             )
-        field = ui.tagged(
-            "name-field",
-            ft.TextField(
-                value=self.typed,
-                label=t("new.name"),
-                on_change=lambda e: setattr(self, "typed", e.control.value),
-                on_submit=lambda _: self.add(),
-                width=200,
-                # back into the field after Enter or Add (a new key: a fresh
-                # field, which takes the focus as it appears)
-                key=f"name-input-{self.typed_names}",
-                autofocus=self.typed_names > 0,
-            ),
+        # Keyed, so that a redraw keeps the field the player is typing in.
+        self.name_field = ft.TextField(
+            value=self.typed,
+            label=t("new.name"),
+            on_change=lambda e: setattr(self, "typed", e.control.value),
+            on_submit=lambda _: self.add(),
+            width=200,
+            key="name-input",
         )
+        field = ui.tagged("name-field", self.name_field)
         rows.append(
             ft.Row([field, ui.tap(t("new.add"), self.add, "add-player")], spacing=6)
         )
