@@ -328,7 +328,8 @@ class CursedTable:
         t = self.app.t
         parts: list[ft.Control] = [ui.heading(t("set.title"), 16)]
         choices: list[tuple[str, list[tuple[str, str]]]] = [
-            ("player", [(n, n) for n in self.players]),
+            # once out, a player's fortunes never change again
+            ("player", [(n, n) for n in self.standing(self.session.summary())]),
             ("fortune", [(f, t(f"fortune.{f}")) for f in FORTUNES]),
             ("state", [(s, t(f"state.{s}")) for s in STATES]),
         ]
