@@ -19,6 +19,7 @@ from companion.games.base import LEADER
 from companion.i18n import text
 from screens import ui
 from tests.screens.conftest import SCREENSHOTS, TABLET, Server, Table, plan_trick
+from tests.screens.test_cursed import cast
 
 pytestmark = pytest.mark.browser
 
@@ -88,6 +89,10 @@ def test_every_table_in_both_themes(table: Table) -> None:
             if cards:
                 table.tap_card(cards[0])
         else:
+            # every state a fortune can be in: blessed, ruined, cursed, neutral
+            cast(table, players[0], players[0], "wealth", "bless")
+            cast(table, players[0], players[1], "wealth", "curse")
+            cast(table, players[1], players[2], "health", "curse")
             table.tap(f"caster-{players[0]}")
             table.tap(f"target-{players[1]}")
             table.wait("fortune-luck")
