@@ -48,10 +48,10 @@ class NewGame:
         self.typed = ""
         self.name_problem: str | None = None  # shown under the name field
         self.starter: str | None = RANDOM
+        self.name_field: ft.TextField | None = None  # the one on screen
         # the first round's gift card and strength, where a round start asks
         self.gift = ""
         self.reversed = False
-        self.name_field: ft.TextField | None = None  # the one on screen
         self.piles = False  # counted at the end instead of trick by trick
         self.fields: dict[str, str] = {}  # typed options, by field
         self.picked: dict[str, Any] = {}  # options chosen by tapping, by name
@@ -187,6 +187,7 @@ class NewGame:
         return None
 
     def add(self, name: str | None = None) -> None:
+        """Add ``name``, else the name typed (by Enter or the Add button)."""
         typed = name is None
         name = (self.typed if name is None else name).strip()
         self.name_problem = self.name_refused(name)
@@ -198,13 +199,10 @@ class NewGame:
             if self.edition_counts():
                 self.load_edition()
         self.refresh()
-        if typed:
-            self.app.page.run_task(self.keep_focus)
-
-    async def keep_focus(self) -> None:
-        """Back into the name field after Enter or Add: the next name follows."""
-        if self.name_field is not None:
-            await self.name_field.focus()
+        if typed and self.name_field is not None:
+            # Enter and Add take the focus from the field: give it back, so
+            # the next name can be typed at once.
+            self.app.page.run_task(self.name_field.focus)
 
     def count_refused(self) -> str | None:
         """Why the players listed cannot play the chosen game, in plain words."""
@@ -371,18 +369,22 @@ class NewGame:
                     spacing=4,
                 )
             )
-        # Keyed, so that a redraw keeps the field the player is typing in.
         self.name_field = ft.TextField(
             value=self.typed,
             label=t("new.name"),
             on_change=lambda e: setattr(self, "typed", e.control.value),
             on_submit=lambda _: self.add(),
             width=200,
-            key="name-input",
         )
         field = ui.tagged("name-field", self.name_field)
+        # Keyed: each name adds a row above it, and an unkeyed row would be
+        # drawn anew in its new place, losing the field's focus after a name.
         rows.append(
-            ft.Row([field, ui.tap(t("new.add"), self.add, "add-player")], spacing=6)
+            ft.Row(
+                [field, ui.tap(t("new.add"), self.add, "add-player")],
+                spacing=6,
+                key="name-row",
+            )
         )
         if self.name_problem:
             rows.append(ui.note(self.name_problem, "name-error", error=True))

@@ -164,3 +164,32 @@ def test_a_refusal_shows_by_the_tap_and_goes(table: Table) -> None:
         cast(table, "Ann", "Ben", fortune, "curse")
     table.wait("winners")
     assert not table.has("error")
+
+
+def test_another_screen_follows_every_write(table: Table, browser) -> None:
+    """A spell, a sacrifice, an altar, undo and redo on one screen reach the other."""
+    table.new_game("cursed", ["Ann", "Ben", "Cy"])
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        other = Table(context.new_page(), table.server).open()
+        other.tap("resume")
+        other.wait_text("fortune-Ben-love", text("state.neutral"))
+        cast(table, "Ann", "Ben", "love", "curse")
+        other.wait_text("fortune-Ben-love", text("state.cursed"))
+        table.tap("tab-altar")
+        for step in ("set-player-Cy", "set-fortune-fate", "set-state-blessed"):
+            table.tap(step)
+        other.wait_text("fortune-Cy-fate", text("state.blessed"))
+        table.tap("altar-player-Ann")
+        table.type_into("altar-field", "a coin")
+        table.tap("altar-save")
+        other.wait_text("altar-Ann", "a coin")
+        table.tap("undo")
+        other.wait_text("altar-Ann", figure(None))
+        table.tap("redo")
+        other.wait_text("altar-Ann", "a coin")
+        # The other screen takes over: its spell reaches the first.
+        cast(other, "Cy", "Ann", "luck", "bless")
+        table.wait_text("fortune-Ann-luck", text("state.blessed"))
+    finally:
+        context.close()

@@ -47,9 +47,12 @@ def test_enter_keeps_the_name_field(table: Table) -> None:
         table.page.keyboard.press("Enter")
         table.wait(f"remove-{name}")
     # The field still has the focus: the next keystrokes go into it.
-    table.page.locator("input:focus, textarea:focus").wait_for(
-        state="attached", timeout=15_000
-    )
+    focused = table.page.locator("input:focus, textarea:focus")
+    focused.wait_for(state="attached", timeout=15_000)
+    focused.fill("Dee")
+    table.node("add-player").click()
+    table.wait("remove-Dee")
+    focused.wait_for(state="attached", timeout=15_000)
 
 
 def test_player_counts_in_plain_words(table: Table) -> None:
