@@ -186,8 +186,8 @@ class NewGame:
             return t("new.duplicate-name", name=name)
         return None
 
-    def add(self, name: str | None = None) -> None:
-        """Add ``name``, else the name typed (by Enter or the Add button)."""
+    def add(self, name: str | None = None, *, submitted: bool = False) -> None:
+        """Add ``name``, else the name typed; ``submitted`` when Enter added it."""
         typed = name is None
         name = (self.typed if name is None else name).strip()
         self.name_problem = self.name_refused(name)
@@ -199,9 +199,10 @@ class NewGame:
             if self.edition_counts():
                 self.load_edition()
         self.refresh()
-        if typed and self.name_field is not None:
-            # Enter and Add take the focus from the field: give it back, so
-            # the next name can be typed at once.
+        if submitted and self.name_field is not None:
+            # Enter takes the focus from the field: give it back, so the next
+            # name can be typed at once. (Not after a tap on Add: asked for
+            # then, the browser leaves its input behind until the next tap.)
             self.app.page.run_task(self.name_field.focus)
 
     def count_refused(self) -> str | None:
@@ -373,7 +374,7 @@ class NewGame:
             value=self.typed,
             label=t("new.name"),
             on_change=lambda e: setattr(self, "typed", e.control.value),
-            on_submit=lambda _: self.add(),
+            on_submit=lambda _: self.add(submitted=True),
             width=200,
         )
         field = ui.tagged("name-field", self.name_field)

@@ -50,9 +50,12 @@ def test_enter_keeps_the_name_field(table: Table) -> None:
     focused = table.page.locator("input:focus, textarea:focus")
     focused.wait_for(state="attached", timeout=15_000)
     focused.fill("Dee")
-    table.node("add-player").click()
+    table.tap("add-player")
     table.wait("remove-Dee")
-    focused.wait_for(state="attached", timeout=15_000)
+    # After Add, a tap on the field types the next name.
+    table.type_into("name-field", "Eve")
+    table.page.keyboard.press("Enter")
+    table.wait("remove-Eve")
 
 
 def test_player_counts_in_plain_words(table: Table) -> None:
