@@ -1,7 +1,15 @@
-"""CURSED!: every player's five Fortunes, spells in four taps, altars, sacrifices."""
+"""CURSED!: every player's five Fortunes, spells in four taps, altars, sacrifices.
+
+The screen is a view over the game's :class:`GameSession`: every write (a
+spell, a sacrifice's change, an altar, undo, redo) goes through it, and what
+it answers (a refusal, or that another device wrote first) is shown next to
+the part that was tapped. The spell and the sacrifice/altar entries are two
+tabs of one place at the top, so neither pushes the other out of reach.
+"""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import flet as ft
@@ -10,81 +18,105 @@ from companion.errors import CompanionError
 from companion.games.base import Event
 from companion.games.cursed import EFFECTS, FORTUNES, STATES
 from companion.i18n import reason_text
-from companion.replay import Replay
+from companion.session import MOVED_ON, GameSession, Notice
 from screens import ui
-from screens.figures import shown
-from screens.reasons import last_reasons
+from screens.fortunes import fortunes_grid
+from screens.reasons import last_reasons, rules_opener
 from screens.shell import App
 
-# in the order of STATES: blessed, neutral, cursed, ruined
-STATE_COLOURS = dict(
-    zip(
-        STATES,
-        (
-            ft.Colors.GREEN_600,
-            ft.Colors.BLUE_GREY_400,
-            ft.Colors.DEEP_ORANGE_600,
-            ft.Colors.BLACK,
-        ),
-        strict=True,
-    )
-)
 # A spell is built in this order, one tap each.
 SPELL_STEPS = ("caster", "target", "fortune")
+# The two tabs of the entry.
+SPELL, ALTAR = "spell", "altar"
+# A double curse's button: white on it reads at 5:1.
+DOUBLE_CURSE = "#C62828"
 
 
 class CursedTable:
     def __init__(self, app: App, game_id: str) -> None:
         self.app = app
-        self.game_id = game_id
+        self.session = GameSession(app.store, game_id, on_change=app.tell_others)
+        # One caller at a time: a tap here and a redraw for another device.
+        self.busy = threading.RLock()
+        self.tab = SPELL
         self.spell: dict[str, str] = {}
-        self.change: dict[str, str] = {}  # a sacrifice's manual change
+        self.change: dict[str, str] = {}  # a sacrifice's change of one fortune
         self.altar_player: str | None = None
         self.altar_text = ""
-        self.redoable = 0
-        self.replay: Replay
-        self.reload()
+        self.opened = False
+
+    @property
+    def notice(self) -> str | None:
+        """The answer to the last tap, shown by what was tapped. Kept as the
+        App's message, which a move to another screen (and back) clears."""
+        return self.app.message
+
+    @notice.setter
+    def notice(self, value: str | None) -> None:
+        self.app.message = value
+
+    @property
+    def players(self) -> list[str]:
+        return self.session.players
 
     def reload(self) -> None:
-        with self.app.lock:
-            self.replay = self.app.store.replay(self.game_id)
-            self.redoable = len(self.app.store.load(self.game_id).redo)
+        """Another device wrote (or Back returned here): show the game as stored."""
+        with self.busy:
+            if self.session.refresh():
+                self.forget_gone()
 
-    def record(self, event: Event | None, action: str = "append") -> None:
-        store, game_id = self.app.store, self.game_id
+    def forget_gone(self) -> None:
+        """Drop entry steps that name a player who is out since."""
+        standing = set(self.standing(self.session.summary()))
+        if {self.spell.get("caster"), self.spell.get("target")} - standing - {None}:
+            self.spell = {}
 
-        def run() -> Replay:
-            if action == "undo":
-                return store.undo(game_id)
-            if action == "redo":
-                return store.redo(game_id)
-            assert event is not None
-            return store.append(game_id, event)
+    # writes, all through the session
 
-        with self.app.lock:
-            if self.app.stale(game_id, self.replay):
-                self.reload()
-                self.spell, self.change = {}, {}
-                self.app.fail(self.app.t("table.changed-elsewhere"))
-                self.app.render()
-                return
-            result = self.app.call(run)
-        if result is not None:
-            self.app.message = None
-            self.replay = result
-            self.spell, self.change = {}, {}
-            with self.app.lock:
-                self.redoable = len(store.load(game_id).redo)
+    def act(self, action: Any) -> None:
+        with self.busy:
+            try:
+                answer: Notice | None = action()
+            except CompanionError as error:  # a bug's message, never silence
+                self.notice = str(error)
+            else:
+                self.notice = self.words(answer) if answer is not None else None
+                if answer is None or answer.kind == MOVED_ON:
+                    self.spell, self.change = {}, {}
+                    self.altar_player = None
         self.app.render()
 
-    # taps
+    def words(self, notice: Notice) -> str:
+        """A notice in the table's language: the rules' own words for a refusal."""
+        if notice.kind == MOVED_ON:
+            return self.app.t("cursed.moved-on")
+        if "reason" in notice.params:
+            return notice.params["reason"]
+        found = self.app.t(notice.key, **notice.params)
+        return notice.text if found == notice.key else found
+
+    def record(self, event: Event) -> None:
+        self.act(lambda: self.session.record(event))
+
+    def undo(self) -> None:
+        self.act(self.session.undo)
+
+    def redo(self) -> None:
+        self.act(self.session.redo)
+
+    # taps that only build an entry
+
+    def show_tab(self, tab: str) -> None:
+        self.tab, self.notice = tab, None
+        self.app.render()
 
     def pick(self, step: str, value: str) -> None:
         self.spell[step] = value
+        self.notice = None
         self.app.render()
 
     def reset_spell(self) -> None:
-        self.spell = {}
+        self.spell, self.notice = {}, None
         self.app.render()
 
     def cast(self, effect: str) -> None:
@@ -92,31 +124,39 @@ class CursedTable:
 
     def pick_change(self, step: str, value: str) -> None:
         self.change[step] = value
+        self.notice = None
         if len(self.change) == 3:
             self.record({"type": "set", **self.change})
             return
         self.app.render()
 
+    def reset_change(self) -> None:
+        self.change, self.notice = {}, None
+        self.app.render()
+
     def pick_altar(self, name: str) -> None:
         self.altar_player = name
         self.altar_text = ""
+        self.notice = None
+        self.app.render()
+
+    def cancel_altar(self) -> None:
+        self.altar_player, self.notice = None, None
         self.app.render()
 
     def save_altar(self, clear: bool) -> None:
         if self.altar_player is None:
             return
         text = None if clear else self.altar_text.strip() or None
-        name, self.altar_player = self.altar_player, None
-        self.record({"type": "altar", "player": name, "text": text})
+        self.record({"type": "altar", "player": self.altar_player, "text": text})
 
     def effect_preview(self, effect: str) -> tuple[str, bool, bool]:
         """(what the spell would do, whether it is a double curse, allowed)."""
         event = {"type": "spell", **self.spell, "effect": effect}
         try:
-            outcome = self.replay.preview(event)
+            outcome = self.session.replay.preview(event)
         except CompanionError as error:
             return str(getattr(error, "message", error)), False, False
-        lang = self.app.lang
         double = any(r.key.endswith(".double") for r in outcome.reasons)
         t = self.app.t
         moves = [r.params for r in outcome.reasons if "before" in r.params]
@@ -129,62 +169,82 @@ class CursedTable:
                 else t("spell.unchanged", state=t("state." + before))
             )
         else:
-            text = reason_text(outcome.reasons[0], lang) if outcome.reasons else ""
+            reasons = outcome.reasons
+            text = reason_text(reasons[0], self.app.lang) if reasons else ""
         return text, double, True
 
     # the screen
 
     def build(self) -> ft.Control:
-        summary = self.replay.summary()
-        entry = ui.keyed("entry", self.entry_part(summary))
-        more = self.reasons_part()
-        if not summary["finished"]:
-            more += self.change_part()
-        more = ui.keyed("more", more)
-        grid = ui.keyed("grid", self.grid_part(summary))
+        with self.busy:
+            body = self.draw()
+        if not self.opened:
+            self.opened = True
+            ui.open_at_top(self.app.page, body)
+        return body
+
+    def draw(self) -> ft.Control:
+        summary = self.session.summary()
+        entry = ui.keyed("entry", [self.header(), *self.entry_part(summary)])
+        grid = ui.keyed(
+            "grid", fortunes_grid(self.app.t, self.players, summary, self.app.dark)
+        )
+        more = ui.keyed("more", last_reasons(self.app, self.session.replay))
         if self.app.wide:
             return ft.Row(
                 [
-                    ft.Container(ft.Column(entry + more, spacing=10), expand=1),
-                    ft.Container(ft.Column(grid, spacing=10), expand=1),
+                    ft.Container(ft.Column(entry + more, spacing=8), expand=1),
+                    ft.Container(ft.Column(grid, spacing=6), expand=1),
                 ],
                 vertical_alignment=ft.CrossAxisAlignment.START,
                 spacing=16,
             )
-        # On a phone the spell comes first, so the four taps need no scrolling.
-        return ft.Column(entry + grid + more, spacing=10)
+        # On a phone the entry comes first, so every tap needs no scrolling.
+        return ft.Column(entry + grid + more, spacing=6)
+
+    def header(self) -> ft.Control:
+        t, session = self.app.t, self.session
+        return ft.Row(
+            [
+                ft.Container(
+                    ui.heading(t("game.cursed"), 20),
+                    expand=True,
+                ),
+                ui.icon_tap(
+                    ft.Icons.MENU_BOOK,
+                    t("rules.title"),
+                    rules_opener(self.app, session.slug),
+                    "game-rules",
+                ),
+                ui.undo_redo(
+                    t("table.undo"),
+                    t("table.redo"),
+                    self.undo,
+                    self.redo,
+                    can_undo=session.can_undo,
+                    can_redo=session.can_redo,
+                    compact=not self.app.wide,
+                ),
+            ],
+            spacing=4,
+        )
+
+    def message(self) -> list[ft.Control]:
+        """The answer to the last tap, right under what was tapped."""
+        return [ui.note(self.notice, "error", error=True)] if self.notice else []
 
     def standing(self, summary: dict[str, Any]) -> list[str]:
         return [
             name
-            for name in self.replay.log.players
+            for name in self.players
             if not summary["players"][name]["eliminated"]
         ]
 
     def entry_part(self, summary: dict[str, Any]) -> list[ft.Control]:
         t = self.app.t
-        parts: list[ft.Control] = [
-            ft.Row(
-                [
-                    ui.heading(t("game.cursed"), 20),
-                    ui.undo_redo(
-                        t("table.undo"),
-                        t("table.redo"),
-                        lambda: self.record(None, "undo"),
-                        lambda: self.record(None, "redo"),
-                        can_undo=bool(self.replay.log.events),
-                        can_redo=bool(self.redoable),
-                        compact=not self.app.wide,
-                    ),
-                ],
-                alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
-            )
-        ]
-        if self.app.message:
-            parts.append(ui.note(self.app.message, "error", error=True))
         if summary["finished"]:
             winners = summary["winners"]
-            parts.append(
+            return [
                 ui.panel(
                     ui.heading(t("over.title"), 20),
                     ui.figure(
@@ -196,88 +256,114 @@ class CursedTable:
                         weight=ft.FontWeight.BOLD,
                     ),
                     highlight=True,
-                )
+                ),
+                *self.message(),
+            ]
+        tabs = ui.wrap(
+            ui.choices(
+                [(SPELL, t("cursed.tab-spell")), (ALTAR, t("cursed.tab-altar"))],
+                self.show_tab,
+                "tab",
+                lambda tab: tab == self.tab,
             )
-        if not summary["finished"]:
-            parts += self.spell_part(summary)
-        return parts
+        )
+        part = self.spell_part(summary) if self.tab == SPELL else self.altar_tab()
+        return [tabs, *part]
 
     def spell_part(self, summary: dict[str, Any]) -> list[ft.Control]:
         t = self.app.t
-        standing = self.standing(summary)
-        parts: list[ft.Control] = [ui.heading(t("spell.title"), 16)]
         chosen = " · ".join(
             t(f"fortune.{v}") if k == "fortune" else v for k, v in self.spell.items()
         )
+        parts: list[ft.Control] = []
         if chosen:
             parts.append(
                 ft.Row(
                     [
-                        ui.note(chosen, "spell-so-far"),
+                        ft.Container(ui.note(chosen, "spell-so-far"), expand=True),
                         ui.tap(t("spell.reset"), self.reset_spell, "spell-reset"),
                     ],
-                    wrap=True,
                 )
             )
         step = next((s for s in SPELL_STEPS if s not in self.spell), None)
         if step is None:
-            parts.append(ft.Text(t("spell.effect")))
-            buttons = []
-            for effect in EFFECTS:
-                result, double, allowed = self.effect_preview(effect)
-                label = f"{t(f'effect.{effect}')}: {result}"
-                if double:
-                    label = f"{t('spell.double')} {label}"
-                buttons.append(
-                    ui.tap(
-                        label,
-                        lambda effect=effect: self.cast(effect),
-                        f"effect-{effect}",
-                        primary=allowed,
-                        disabled=not allowed,
-                        colour=ft.Colors.RED_700 if double else None,
-                    )
-                )
-            parts.append(ft.Column(buttons, spacing=6))
-            return parts
-        parts.append(ft.Text(t(f"spell.{step}")))
+            parts.append(ft.Text(t("spell.effect"), weight=ft.FontWeight.W_600))
+            parts.append(ft.Column(self.effect_buttons(), spacing=6))
+            return parts + self.message()
+        parts.append(ft.Text(t(f"spell.{step}"), weight=ft.FontWeight.W_600))
         if step == "fortune":
             options = [(f, t(f"fortune.{f}")) for f in FORTUNES]
         else:
-            options = [(name, name) for name in standing]
+            options = [(name, name) for name in self.standing(summary)]
         parts.append(
             ui.wrap(ui.choices(options, lambda value: self.pick(step, value), step))
         )
-        return parts
+        return parts + self.message()
+
+    def effect_buttons(self) -> list[ft.Control]:
+        t = self.app.t
+        buttons: list[ft.Control] = []
+        for effect in EFFECTS:
+            result, double, allowed = self.effect_preview(effect)
+            label = f"{t(f'effect.{effect}')}: {result}"
+            if double:
+                label = f"{t('spell.double')} {label}"
+            buttons.append(
+                ui.tap(
+                    label,
+                    lambda effect=effect: self.cast(effect),
+                    f"effect-{effect}",
+                    primary=allowed,
+                    disabled=not allowed,
+                    colour=DOUBLE_CURSE if double else None,
+                )
+            )
+        return buttons
+
+    def altar_tab(self) -> list[ft.Control]:
+        return self.change_part() + self.altar_part()
 
     def change_part(self) -> list[ft.Control]:
+        """A sacrifice's change: whose fortune, which one, to what; three taps."""
         t = self.app.t
         parts: list[ft.Control] = [ui.heading(t("set.title"), 16)]
         choices: list[tuple[str, list[tuple[str, str]]]] = [
-            ("player", [(n, n) for n in self.replay.log.players]),
+            # once out, a player's fortunes never change again
+            ("player", [(n, n) for n in self.standing(self.session.summary())]),
             ("fortune", [(f, t(f"fortune.{f}")) for f in FORTUNES]),
             ("state", [(s, t(f"state.{s}")) for s in STATES]),
         ]
-        for step, options in choices:
-            if step in self.change:
-                continue
-            parts.append(ft.Text(t(f"set.{step}"), size=12))
+        step, options = next(
+            (item for item in choices if item[0] not in self.change), choices[-1]
+        )
+        question = ft.Text(t(f"set.{step}"), weight=ft.FontWeight.W_600)
+        if self.change:
+            so_far = " · ".join(
+                t(f"fortune.{v}") if k == "fortune" else v
+                for k, v in self.change.items()
+            )
             parts.append(
-                ui.wrap(
+                ft.Row(
                     [
-                        ui.tap(
-                            label,
-                            lambda v=value, s=step: self.pick_change(s, v),
-                            f"set-{step}-{value}",
-                        )
-                        for value, label in options
+                        ft.Container(ui.note(so_far, "set-so-far"), expand=True),
+                        ui.tap(t("spell.reset"), self.reset_change, "set-reset"),
                     ]
                 )
             )
-            break
-        if self.change:
-            parts.append(ui.tap(t("spell.reset"), self.reset_change, "set-reset"))
-        return parts + self.altar_part()
+        parts.append(question)
+        parts.append(
+            ui.wrap(
+                [
+                    ui.tap(
+                        label,
+                        lambda v=value, s=step: self.pick_change(s, v),
+                        f"set-{step}-{value}",
+                    )
+                    for value, label in options
+                ]
+            )
+        )
+        return parts + (self.message() if self.altar_player is None else [])
 
     def altar_part(self) -> list[ft.Control]:
         t = self.app.t
@@ -285,109 +371,38 @@ class CursedTable:
             ui.heading(t("cursed.altar-title"), 16),
             ui.wrap(
                 ui.choices(
-                    [(name, name) for name in self.replay.log.players],
+                    [(name, name) for name in self.players],
                     self.pick_altar,
                     "altar-player",
                     lambda name: name == self.altar_player,
                 )
             ),
         ]
-        if self.altar_player is not None:
-            field = ft.TextField(
-                value=self.altar_text,
-                label=t("cursed.altar-new", player=self.altar_player),
-                width=240,
-                on_change=lambda e: setattr(self, "altar_text", e.control.value),
-                on_submit=lambda _: self.save_altar(False),
-            )
-            parts.append(
-                ui.wrap(
-                    [
-                        ui.tagged("altar-field", field),
-                        ui.tap(
-                            t("cursed.altar-save"),
-                            lambda: self.save_altar(False),
-                            "altar-save",
-                            primary=True,
-                        ),
-                        ui.tap(
-                            t("cursed.altar-clear"),
-                            lambda: self.save_altar(True),
-                            "altar-clear",
-                        ),
-                    ]
-                )
-            )
-        return parts
-
-    def reset_change(self) -> None:
-        self.change = {}
-        self.app.render()
-
-    def reasons_part(self) -> list[ft.Control]:
-        return last_reasons(self.app, self.replay)
-
-    def grid_part(self, summary: dict[str, Any]) -> list[ft.Control]:
-        t = self.app.t
-        rows: list[ft.Control] = []
-        for name in self.replay.log.players:
-            view = summary["players"][name]
-            cells = [
-                self.cell(name, fortune, view["fortunes"][fortune])
-                for fortune in FORTUNES
-            ]
-            altar = view.get("altar")
-            lines: list[ft.Control] = [
-                ft.Row(
-                    [
-                        ft.Text(name, size=16, weight=ft.FontWeight.BOLD),
-                        ui.figure(
-                            f"score-{name}",
-                            summary["totals"][name],
-                            size=16,
-                            color=ft.Colors.PRIMARY,
-                        ),
-                        ui.figure(
-                            f"out-{name}",
-                            t("cursed.out") if view["eliminated"] else "",
-                            color=ft.Colors.ERROR,
-                            weight=ft.FontWeight.BOLD,
-                        ),
-                    ],
-                    spacing=10,
-                ),
-                ft.Row(cells, spacing=4, wrap=True),
-                ft.Row(
-                    [
-                        ft.Text(t("cursed.altar"), size=12),
-                        ui.figure(f"altar-{name}", shown(altar), size=12),
-                    ],
-                    spacing=6,
-                ),
-            ]
-            box = ui.panel(*lines, identifier=f"state-{name}")
-            rows.append(ft.Container(box, opacity=0.6) if view["eliminated"] else box)
-        return rows
-
-    def cell(self, name: str, fortune: str, state: str) -> ft.Control:
-        t = self.app.t
-        return ft.Container(
-            ft.Column(
-                [
-                    ft.Text(t(f"fortune.{fortune}"), size=10, color=ft.Colors.WHITE),
-                    ui.figure(
-                        f"fortune-{name}-{fortune}",
-                        t(f"state.{state}"),
-                        size=12,
-                        color=ft.Colors.WHITE,
-                        weight=ft.FontWeight.BOLD,
-                    ),
-                ],
-                spacing=0,
-                horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-            ),
-            bgcolor=STATE_COLOURS[state],
-            border_radius=6,
-            padding=ft.Padding.symmetric(horizontal=2, vertical=4),
-            width=62,
+        if self.altar_player is None:
+            return parts
+        field = ft.TextField(
+            value=self.altar_text,
+            label=t("cursed.altar-new", player=self.altar_player),
+            on_change=lambda e: setattr(self, "altar_text", e.control.value),
+            on_submit=lambda _: self.save_altar(False),
         )
+        parts.append(ui.tagged("altar-field", field))
+        parts.append(
+            ui.wrap(
+                [
+                    ui.tap(
+                        t("cursed.altar-save"),
+                        lambda: self.save_altar(False),
+                        "altar-save",
+                        primary=True,
+                    ),
+                    ui.tap(
+                        t("cursed.altar-clear"),
+                        lambda: self.save_altar(True),
+                        "altar-clear",
+                    ),
+                    ui.tap(t("cursed.cancel"), self.cancel_altar, "altar-cancel"),
+                ]
+            )
+        )
+        return parts + self.message()

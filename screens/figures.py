@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games import all_games, describe
+from companion.games.base import GameSpec
 
 EMPTY = "–"
 
@@ -34,4 +35,11 @@ def player_figures(
     """(field, text) pairs for one player's panel."""
     game = describe(slug)
     values = game.player_figures(view, options)
-    return [(name, shown(values.get(name))) for name in game.figures]
+    return [(name, shown(labelled(game, values.get(name)))) for name in game.figures]
+
+
+def labelled(game: GameSpec, value: Any) -> Any:
+    """Cards in a list (taken, curses) as the players read them: Q♣, not C12."""
+    if not isinstance(value, list):
+        return value
+    return [game.code_label(item) if isinstance(item, str) else item for item in value]

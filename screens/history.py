@@ -427,7 +427,7 @@ class GameDetail:
         start = self.app.t("history.start") if series.kind == stats.ROUND_STEP else "0"
         return [
             fch.ChartAxisLabel(
-                value=x, label=ft.Text(start if x == 0 else str(step.number), size=11)
+                value=x, label=ft.Text(start if x == 0 else str(step.number), size=12)
             )
             for x, step in enumerate(series.steps)
             if x % every == 0

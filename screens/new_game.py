@@ -12,11 +12,15 @@ from companion.games import SLUGS, describe
 from companion.games.base import (
     CARD_POINTS,
     CHOICE,
+    GIFT,
     LEADER,
     NUMBER,
     NUMBER_SET,
     NUMBERS,
+    REVERSED,
     SUIT,
+    TWO_OCLOCK_HOLDER,
+    Event,
     GameSpec,
     OptionSpec,
 )
@@ -27,6 +31,8 @@ from screens.shell import TABLE, App
 
 RANDOM = "\x00random"  # never a valid name, so it cannot clash with a player
 TYPED = (NUMBER, NUMBERS)  # options typed into fields that share one row
+# Longer names would not fit a player's column at the table.
+NAME_MOST = 20
 
 
 def numbers(value: str) -> list[int]:
@@ -40,7 +46,12 @@ class NewGame:
         self.game = SLUGS[0]
         self.players: list[str] = []
         self.typed = ""
+        self.name_problem: str | None = None  # shown under the name field
         self.starter: str | None = RANDOM
+        self.name_field: ft.TextField | None = None  # the one on screen
+        # the first round's gift card and strength, where a round start asks
+        self.gift = ""
+        self.reversed = False
         self.piles = False  # counted at the end instead of trick by trick
         self.fields: dict[str, str] = {}  # typed options, by field
         self.picked: dict[str, Any] = {}  # options chosen by tapping, by name
@@ -164,17 +175,48 @@ class NewGame:
         self.load_edition()
         self.refresh()
 
-    def add(self, name: str | None = None) -> None:
-        name = (self.typed if name is None else name).strip()
+    def name_refused(self, name: str) -> str | None:
+        """Why ``name`` cannot join the players, in the table's words."""
+        t = self.app.t
         if not name:
-            self.app.fail(self.app.t("new.empty-name"))
-        else:
+            return t("new.empty-name")
+        if len(name) > NAME_MOST:
+            return t("new.long-name", most=NAME_MOST)
+        if name.casefold() in {player.casefold() for player in self.players}:
+            return t("new.duplicate-name", name=name)
+        return None
+
+    def add(self, name: str | None = None, *, submitted: bool = False) -> None:
+        """Add ``name``, else the name typed; ``submitted`` when Enter added it."""
+        typed = name is None
+        name = (self.typed if name is None else name).strip()
+        self.name_problem = self.name_refused(name)
+        if self.name_problem is None:
             self.players.append(name)
-            self.typed = ""
+            if typed:
+                self.typed = ""
             self.app.message = None
             if self.edition_counts():
                 self.load_edition()
         self.refresh()
+        if submitted and self.name_field is not None:
+            # Enter takes the focus from the field: give it back, so the next
+            # name can be typed at once. (Not after a tap on Add: asked for
+            # then, the browser leaves its input behind until the next tap.)
+            self.app.page.run_task(self.name_field.focus)
+
+    def count_refused(self) -> str | None:
+        """Why the players listed cannot play the chosen game, in plain words."""
+        counts, count = self.spec.player_counts, len(self.players)
+        low, high = counts.start, counts.stop - 1
+        game = self.app.t(f"game.{self.game}")
+        if not count:
+            return self.app.t("new.no-players", game=game, low=low, high=high)
+        if count < low:
+            return self.app.t("new.too-few", game=game, low=low, missing=low - count)
+        if count > high:
+            return self.app.t("new.too-many", game=game, high=high, extra=count - high)
+        return None
 
     def move(self, at: int, step: int) -> None:
         to = at + step
@@ -184,6 +226,7 @@ class NewGame:
 
     def remove(self, at: int) -> None:
         name = self.players.pop(at)
+        self.name_problem = None
         if self.starter == name:
             self.starter = RANDOM
         if self.edition_counts():
@@ -209,8 +252,29 @@ class NewGame:
         setattr(self, name, value)
         self.refresh()
 
+    @property
+    def holder_asked(self) -> bool:
+        """Whether the start player is whoever holds a card, never drawn by lot."""
+        return TWO_OCLOCK_HOLDER in self.spec.round_asks
+
+    def first_round(self, leader: str) -> Event:
+        """The first round's event, with what the game's round start asks."""
+        event: Event = {"type": "round", "leader": leader}
+        if GIFT in self.spec.round_asks:
+            event["gift"] = self.gift.strip() or None
+        if REVERSED in self.spec.round_asks:
+            event["reversed"] = self.reversed
+        return event
+
     def begin(self) -> None:
         app = self.app
+        problem = self.count_refused()
+        if problem is None and self.holder_asked and self.starter not in self.players:
+            problem = app.t("round.two-oclock-holder")
+        if problem is not None:
+            app.fail(problem)
+            self.refresh()
+            return
         try:
             edition = self.edition_options()
             options = self.options()
@@ -237,7 +301,7 @@ class NewGame:
             self.remember(edition)
             spec = self.spec
             if spec.leader_at_start and not (spec.counted_at_end and self.piles):
-                app.store.append(game_id, {"type": "round", "leader": leader})
+                app.store.append(game_id, self.first_round(leader))
             return game_id
 
         game_id = app.call(create)
@@ -265,6 +329,7 @@ class NewGame:
         parts += self.players_part()
         if LEADER in self.spec.round_asks:
             parts += self.starter_part()
+        parts += self.first_round_part()
         parts += self.options_part()
         if self.app.message:
             parts.append(ui.note(self.app.message, "error", error=True))
@@ -305,19 +370,25 @@ class NewGame:
                     spacing=4,
                 )
             )
-        field = ui.tagged(
-            "name-field",
-            ft.TextField(
-                value=self.typed,
-                label=t("new.name"),
-                on_change=lambda e: setattr(self, "typed", e.control.value),
-                on_submit=lambda _: self.add(),
-                width=200,
-            ),
+        self.name_field = ft.TextField(
+            value=self.typed,
+            label=t("new.name"),
+            on_change=lambda e: setattr(self, "typed", e.control.value),
+            on_submit=lambda _: self.add(submitted=True),
+            width=200,
         )
+        field = ui.tagged("name-field", self.name_field)
+        # Keyed: each name adds a row above it, and an unkeyed row would be
+        # drawn anew in its new place, losing the field's focus after a name.
         rows.append(
-            ft.Row([field, ui.tap(t("new.add"), self.add, "add-player")], spacing=6)
+            ft.Row(
+                [field, ui.tap(t("new.add"), self.add, "add-player")],
+                spacing=6,
+                key="name-row",
+            )
         )
+        if self.name_problem:
+            rows.append(ui.note(self.name_problem, "name-error", error=True))
         known = self.app.call(self.app.store.known_players) or []
         spare = [name for name in known if name not in self.players]
         if spare:
@@ -334,21 +405,65 @@ class NewGame:
 
     def starter_part(self) -> list[ft.Control]:
         t = self.app.t
-        buttons = [
-            ui.tap(
-                t("new.random"),
-                lambda: self.choose_starter(RANDOM),
-                "start-random",
-                primary=self.starter == RANDOM,
+        head: list[ft.Control] = [ui.heading(t("new.starter"), 16)]
+        buttons: list[ft.Control] = []
+        if self.holder_asked:
+            # The deal decides who starts: the table taps who holds the card.
+            head.append(ft.Text(t("round.two-oclock-holder")))
+        else:
+            buttons.append(
+                ui.tap(
+                    t("new.random"),
+                    lambda: self.choose_starter(RANDOM),
+                    "start-random",
+                    primary=self.starter == RANDOM,
+                )
             )
-        ]
         buttons += ui.choices(
             [(name, name) for name in dict.fromkeys(self.players)],
             self.choose_starter,
             "start",
             lambda name: name == self.starter,
         )
-        return [ui.heading(t("new.starter"), 16), ui.wrap(buttons)]
+        return [*head, ui.wrap(buttons)]
+
+    def first_round_part(self) -> list[ft.Control]:
+        """The first round's gift card and strength, where a round asks them."""
+        t, asks = self.app.t, self.spec.round_asks
+        if not self.spec.leader_at_start or not {GIFT, REVERSED} & set(asks):
+            return []
+        parts: list[ft.Control] = [ui.heading(t("new.first-round"), 16)]
+        if GIFT in asks:
+            parts.append(
+                ui.tagged(
+                    "gift",
+                    ft.TextField(
+                        value=self.gift,
+                        label=t("round.gift"),
+                        on_change=lambda e: setattr(self, "gift", e.control.value),
+                    ),
+                )
+            )
+        if REVERSED in asks:
+            parts.append(
+                ui.wrap(
+                    [
+                        ui.tap(
+                            t("round.normal"),
+                            lambda: self.set_attr("reversed", False),
+                            "normal",
+                            primary=not self.reversed,
+                        ),
+                        ui.tap(
+                            t("round.reversed"),
+                            lambda: self.set_attr("reversed", True),
+                            "reversed",
+                            primary=self.reversed,
+                        ),
+                    ]
+                )
+            )
+        return parts
 
     def options_part(self) -> list[ft.Control]:
         t = self.app.t

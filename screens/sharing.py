@@ -196,7 +196,7 @@ def share_panel(app: App, sharing: Sharing) -> ft.Control:
                 ),
             ]
         ),
-        ui.figure("share-link", sharing.join_link, size=11),
+        ui.figure("share-link", sharing.join_link, size=12),
         *guessing_notes(app, sharing.lock),
         identifier="share",
     )

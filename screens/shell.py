@@ -181,12 +181,8 @@ class App:
         self.page.theme_mode = ft.ThemeMode.DARK if self.dark else ft.ThemeMode.LIGHT
         # Roboto lacks arrows and ticks the reasons use; the served font has them.
         font = JAPANESE_FONT
-        self.page.theme = ft.Theme(
-            color_scheme_seed=ft.Colors.DEEP_PURPLE, font_family=font
-        )
-        self.page.dark_theme = ft.Theme(
-            color_scheme_seed=ft.Colors.DEEP_PURPLE, font_family=font
-        )
+        self.page.theme = ui.theme(dark=False, font=font)
+        self.page.dark_theme = ui.theme(dark=True, font=font)
         body = self.screen.build()
         # A stable key lets Flet diff the rebuilt tree against the one on
         # screen, so a tap sends a small patch and the controls keep their ids.

@@ -743,7 +743,7 @@ class TrickTable:
                 ft.Icon(ft.Icons.PLAY_CIRCLE, size=18, tooltip=t("table.leads"))
             )
         # On a phone the panels sit above the cards: keep them short.
-        label_size, value_size = (10, 12) if compact else (11, 13)
+        label_size, value_size = (12, 13) if compact else (12, 14)
         pairs = [
             ft.Row(
                 [

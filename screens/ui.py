@@ -2,18 +2,123 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import flet as ft
 
 from companion.games import describe
+from companion.games.base import DARK_LABEL, WHITE_LABEL
 
 # Thumb-sized: the platform guidelines ask for at least 48 logical pixels.
 TOUCH = 48
 WIDE = 700  # from this page width on, entry and scoreboard sit side by side
 
 Handler = Callable[[], Any]
+# The smallest text anywhere: a label below this is hard to read at a table.
+SMALLEST = 12
+
+# Colours. The theme's colours are set, not left to the seed, so that every
+# text's contrast against its background can be worked out (WCAG AA: 4.5:1).
+WHITE = WHITE_LABEL
+NEAR_BLACK = DARK_LABEL
+
+
+@dataclass(frozen=True)
+class Palette:
+    """The colours of one theme that text is drawn in and on."""
+
+    surface: str
+    on_surface: str
+    on_surface_variant: str
+    primary: str
+    on_primary: str
+    error: str
+    outline_variant: str
+
+    def scheme(self) -> ft.ColorScheme:
+        return ft.ColorScheme(
+            surface=self.surface,
+            on_surface=self.on_surface,
+            on_surface_variant=self.on_surface_variant,
+            primary=self.primary,
+            on_primary=self.on_primary,
+            error=self.error,
+            outline_variant=self.outline_variant,
+        )
+
+
+LIGHT = Palette(
+    surface="#FEF7FF",
+    on_surface="#1D1B20",
+    on_surface_variant="#49454F",
+    primary="#5E35B1",
+    on_primary=WHITE,
+    error="#B3261E",
+    outline_variant="#CAC4D0",
+)
+DARK = Palette(
+    surface="#141218",
+    on_surface="#E6E0E9",
+    on_surface_variant="#CAC4D0",
+    primary="#D0BCFF",
+    on_primary="#381E72",
+    error="#F2B8B5",
+    outline_variant="#49454F",
+)
+
+
+def palette(dark: bool) -> Palette:
+    return DARK if dark else LIGHT
+
+
+def theme(dark: bool, font: str) -> ft.Theme:
+    return ft.Theme(
+        color_scheme_seed=ft.Colors.DEEP_PURPLE,
+        color_scheme=palette(dark).scheme(),
+        font_family=font,
+    )
+
+
+def luminance(colour: str) -> float:
+    """The relative luminance of "#rrggbb", as WCAG defines it."""
+    channels = [int(colour.lstrip("#")[at : at + 2], 16) / 255 for at in (0, 2, 4)]
+    linear = [
+        c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels
+    ]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(one: str, other: str) -> float:
+    """The WCAG contrast ratio of two colours (1 to 21)."""
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def readable_on(colour: str | None) -> str:
+    """White or near-black, whichever reads better on ``colour``."""
+    if colour is None or not colour.startswith("#"):
+        return WHITE
+    return max((WHITE, NEAR_BLACK), key=lambda text: contrast(text, colour))
+
+
+def open_at_top(page: ft.Page, body: ft.Control) -> None:
+    """Scroll the page to its top once ``body`` is on it: a screen opens at
+    its beginning, not where the screen before it was scrolled to."""
+
+    async def to_top() -> None:
+        for _ in range(200):
+            root = getattr(page.controls[0], "content", None) if page.controls else None
+            if isinstance(root, ft.Column) and any(c is body for c in root.controls):
+                await asyncio.sleep(0.05)  # the page's update goes out first
+                await root.scroll_to(offset=0)
+                return
+            await asyncio.sleep(0.02)
+
+    page.run_task(to_top)
+
 
 def suit_colours(slug: str) -> dict[str, str]:
     """Each suit's colour by its code, as the game describes it."""
@@ -75,7 +180,7 @@ def tap(
         padding=ft.Padding.symmetric(horizontal=14, vertical=8),
         shape=ft.RoundedRectangleBorder(radius=10),
         bgcolor=colour if primary and not disabled else None,
-        color=colour if colour and not primary else None,
+        color=(readable_on(colour) if primary else colour) if colour else None,
     )
     button = kind(
         content=label,
@@ -116,7 +221,7 @@ def card_button(
         content=ft.Text(label, size=15, weight=ft.FontWeight.BOLD),
         on_click=lambda _: on_tap(),
         bgcolor=colour,
-        color=ft.Colors.WHITE,
+        color=readable_on(colour),
         width=TOUCH,
         height=TOUCH + 4,
         style=ft.ButtonStyle(

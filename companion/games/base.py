@@ -17,7 +17,7 @@ from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.cards import Card
-from companion.errors import FormatError, RuleError
+from companion.errors import CardError, FormatError, RuleError
 from companion.log import HEADER
 
 # One event of the log: a JSON object with a "type". Engines read its fields
@@ -45,12 +45,19 @@ class Words:
         return self.ja if lang == "ja" else self.en
 
 
+# The text colours a card's label takes on its suit's colour: whichever of the
+# two reads at 4.5:1 or better (WCAG AA) on it.
+WHITE_LABEL = "#FFFFFF"
+DARK_LABEL = "#1C1B1F"
+
+
 @dataclass(frozen=True)
 class Suit:
     code: str
     name: Words
     colour: str  # "#rrggbb", so the core stays free of any UI toolkit
     symbol: str = ""
+    label: str = WHITE_LABEL  # the text colour on ``colour``
 
 
 # Option kinds, and the entry a form offers for each.
@@ -188,6 +195,17 @@ class GameSpec:
 
     def suit_colours(self) -> dict[str, str]:
         return {suit.code: suit.colour for suit in self.suits}
+
+    def suit_label_colours(self) -> dict[str, str]:
+        """The text colour on each suit's colour, by its code."""
+        return {suit.code: suit.label for suit in self.suits}
+
+    def code_label(self, code: str) -> str:
+        """:meth:`card_label` of a card as the log writes it (its code)."""
+        try:
+            return self.card_label(Card.parse(code))
+        except CardError:
+            return code
 
     def card_label(self, card: Card) -> str:
         """How a card reads on a button: its code, or a face and a suit symbol."""

@@ -74,8 +74,8 @@ SPEC = GameSpec(
     player_counts=range(3, 7),
     suits=(
         Suit("C", Words("Curse", "呪い"), "#D32F2F"),
-        Suit("F", Words("Fixed", "固定"), "#1976D2"),
-        Suit("W", Words("Random", "ランダム"), "#607D8B"),
+        Suit("F", Words("Fixed", "固定"), "#1565C0"),
+        Suit("W", Words("Random", "ランダム"), "#546E7A"),
     ),
     options=(
         OptionSpec(
@@ -102,7 +102,8 @@ SPEC = GameSpec(
     measure="curse-points",
     lower_is_better=True,
     round_asks=(LEADER, TWO_OCLOCK_HOLDER, GIFT, REVERSED),
-    leader_at_start=False,
+    # the new-game form asks who holds Two o'clock and records the first round
+    leader_at_start=True,
 )
 
 

@@ -15,6 +15,7 @@ from companion.cards import Card, Deck, deck_of
 from companion.errors import CardError, ChoiceNeeded, FormatError, RuleError
 from companion.games.base import (
     CHOICE,
+    DARK_LABEL,
     SUIT,
     Engine,
     Event,
@@ -73,12 +74,12 @@ SPEC = GameSpec(
     player_counts=range(3, 5),
     suits=(
         Suit("P", Words("purple", "紫"), "#8E24AA"),
-        Suit("G", Words("green", "緑"), "#388E3C"),
-        Suit("R", Words("red", "赤"), "#E53935"),
-        Suit("Y", Words("yellow", "黄"), "#FFA000"),
+        Suit("G", Words("green", "緑"), "#2E7D32"),
+        Suit("R", Words("red", "赤"), "#C62828"),
+        Suit("Y", Words("yellow", "黄"), "#FFA000", label=DARK_LABEL),
         Suit("S", Words("spades", "スペード"), "#37474F", "♠"),
-        Suit("H", Words("hearts", "ハート"), "#E53935", "♥"),
-        Suit("D", Words("diamonds", "ダイヤ"), "#EF6C00", "♦"),
+        Suit("H", Words("hearts", "ハート"), "#C62828", "♥"),
+        Suit("D", Words("diamonds", "ダイヤ"), "#EF6C00", "♦", DARK_LABEL),
         Suit("C", Words("clubs", "クラブ"), "#2E7D32", "♣"),
     ),
     options=(

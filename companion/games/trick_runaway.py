@@ -18,6 +18,7 @@ from typing import Any
 from companion.cards import Card, deck_from_lists
 from companion.errors import ChoiceNeeded, FormatError, RuleError
 from companion.games.base import (
+    DARK_LABEL,
     LEADER,
     LEADER_BY_RULE,
     NUMBER,
@@ -82,10 +83,10 @@ SPEC = GameSpec(
     ),
     player_counts=range(4, 6),
     suits=(
-        Suit("C", Words("clubs", "クラブ"), "#388E3C", "♣"),
-        Suit("H", Words("hearts", "ハート"), "#E53935", "♥"),
+        Suit("C", Words("clubs", "クラブ"), "#2E7D32", "♣"),
+        Suit("H", Words("hearts", "ハート"), "#C62828", "♥"),
         Suit("S", Words("spades", "スペード"), "#37474F", "♠"),
-        Suit("D", Words("diamonds", "ダイヤ"), "#EF6C00", "♦"),
+        Suit("D", Words("diamonds", "ダイヤ"), "#EF6C00", "♦", DARK_LABEL),
         Suit("T", Words("hats", "帽子"), "#795548"),
     ),
     options=(

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from companion.cards import Card, deck_of
 from companion.errors import RuleError
 from companion.games.base import (
+    DARK_LABEL,
     NUMBER_SET,
     NUMBERS,
     ONE_DEAL,
@@ -69,10 +70,10 @@ SPEC = GameSpec(
     player_counts=range(2, 6),
     # in play order: a game uses as many suits as it has players
     suits=(
-        Suit("R", Words("red", "赤"), "#E53935"),
-        Suit("B", Words("blue", "青"), "#1976D2"),
-        Suit("Y", Words("yellow", "黄"), "#FFA000"),
-        Suit("G", Words("green", "緑"), "#388E3C"),
+        Suit("R", Words("red", "赤"), "#C62828"),
+        Suit("B", Words("blue", "青"), "#1565C0"),
+        Suit("Y", Words("yellow", "黄"), "#FFA000", label=DARK_LABEL),
+        Suit("G", Words("green", "緑"), "#2E7D32"),
         Suit("P", Words("purple", "紫"), "#8E24AA"),
     ),
     options=(

@@ -205,7 +205,21 @@ class Table:
         self.tap(identifier)
         field = self.page.locator("input:focus, textarea:focus")
         field.wait_for(state="attached", timeout=5_000)
+        # Another field may still hold the focus (the name field keeps it
+        # after each name): wait for the one tapped.
+        self.wait_until(lambda: self.inside(field, identifier))
         field.fill(value)
+
+    def inside(self, field: Any, identifier: str) -> bool:
+        """Whether the focused input lies within the node ``identifier``."""
+        box, node = field.bounding_box(), self.node(identifier).bounding_box()
+        if box is None or node is None:
+            return False
+        middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        return (
+            node["x"] <= middle[0] <= node["x"] + node["width"]
+            and node["y"] <= middle[1] <= node["y"] + node["height"]
+        )
 
     def add_player(self, name: str) -> None:
         """Type a name and add it; a second try covers a keystroke lost in a redraw."""

@@ -15,6 +15,7 @@ SHARED = {
     "screens.figures",
     "screens.reasons",
     "screens.web",
+    "screens.fortunes",  # CURSED!'s grid, drawn by its table
 }
 ENTRY = "screens.app"
 

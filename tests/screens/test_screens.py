@@ -108,5 +108,5 @@ def test_more_screens_at_tablet_size(tablet: Table) -> None:
     )
     tablet.tap("home")
     tablet.new_game("black-hearts", ["Ann", "Ben", "Cy"], "Cy")
-    tablet.wait("leader-Cy")
-    tablet.shot("round-start-black-hearts")
+    tablet.wait_text("next-player", "Cy")
+    tablet.shot("table-black-hearts")
