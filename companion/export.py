@@ -1,4 +1,5 @@
-"""A game as a CSV a player could have written on paper.
+"""Games going out of the app (a CSV a player could have written on paper)
+and coming in (a log file, checked as ``companion import`` checks it).
 
 Each game says what its rows are (``Engine.sheet_columns`` and
 ``Engine.sheet_rows``: rounds with points and running totals, piles with
@@ -14,10 +15,12 @@ import csv
 import io
 from typing import TextIO
 
+from companion.errors import FormatError
 from companion.games.base import Cell, Row, Say, Word
 from companion.i18n import DEFAULT_LANGUAGE, text, word
-from companion.log import GameLog
-from companion.replay import start
+from companion.log import HEADER, GameLog, check_total, loads
+from companion.replay import Replay, replay, start
+from companion.store import Store
 
 
 def sheet_rows(log: GameLog) -> tuple[list[Say], list[Row]]:
@@ -65,4 +68,45 @@ def game_csv(log: GameLog, lang: str = DEFAULT_LANGUAGE) -> str:
     return out.getvalue()
 
 
-__all__ = ["cell_text", "game_csv", "sheet_rows", "write_csv"]
+# coming in
+
+
+def checked_text(text: str) -> Replay:
+    """A log as typed or pasted, replayed; a LogError names the event at fault."""
+    return replay(loads(text))
+
+
+def checked_file(data: bytes) -> Replay:
+    """A log file's bytes, read as ``companion import`` reads a file."""
+    check_total(len(data))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FormatError("the file is not a text file (UTF-8)", HEADER) from None
+    return checked_text(text)
+
+
+def import_text(store: Store, text: str) -> str:
+    """Store a pasted log after the checks of ``companion import``; its new id.
+
+    A log that does not replay raises a LogError naming the event at fault,
+    before the store is touched: a refused log changes nothing.
+    """
+    return store.import_log(checked_text(text).log)
+
+
+def import_file(store: Store, data: bytes) -> str:
+    """Store a picked log file, as :func:`import_text` stores a pasted one."""
+    return store.import_log(checked_file(data).log)
+
+
+__all__ = [
+    "cell_text",
+    "checked_file",
+    "checked_text",
+    "game_csv",
+    "import_file",
+    "import_text",
+    "sheet_rows",
+    "write_csv",
+]
