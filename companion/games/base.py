@@ -183,6 +183,8 @@ class GameSpec:
     # how one finished game ranks for a player, by the game's own win rule
     # (None: the game does not count towards the player's best)
     best_of: Ranking = field(default=best_by_totals(), compare=False)
+    # what best_of calls best, for a screen's words ("stats.best-rule.<name>")
+    best_rule: str = "highest"
     # the word for what the game's story is counted in: "round", "pile", "spell"
     unit: str = "round"
 

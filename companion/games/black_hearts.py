@@ -103,6 +103,7 @@ SPEC = GameSpec(
     measure="curse-points",
     lower_is_better=True,
     best_of=best_by_totals(lower_is_better=True),
+    best_rule="lowest",
     round_asks=(LEADER, TWO_OCLOCK_HOLDER, GIFT, REVERSED),
     leader_at_start=False,
 )

@@ -54,6 +54,7 @@ SPEC = GameSpec(
     player_counts=range(2, 7),
     measure="fortunes",
     best_of=_fortunes_when_winning,
+    best_rule="fortunes-in-win",
     unit="spell",
     summed_rounds=False,
     chart_step=EVENT_STEP,

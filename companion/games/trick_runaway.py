@@ -118,6 +118,7 @@ SPEC = GameSpec(
     figures=("life", "side", "escape", "damage", "curses", "out", "eliminated"),
     measure="life",
     best_of=_survived_with,
+    best_rule="most-life",
     summed_rounds=False,
     round_asks=(LEADER, LEADER_BY_RULE),
     trick_choices=("lower",),

@@ -99,6 +99,7 @@ SPEC = GameSpec(
     figures=("piles", "eliminated"),
     measure="points",
     best_of=_closest_to_a_win,
+    best_rule="nearest-win",
     unit="pile",
     summed_rounds=False,
     chart_step=PILE_STEP,

@@ -15,6 +15,7 @@ SHARED = {
     "screens.figures",
     "screens.reasons",
     "screens.web",
+    "screens.past",
 }
 ENTRY = "screens.app"
 
