@@ -76,6 +76,14 @@ class GameDetail:
         self.show_events = not self.show_events
         self.app.render()
 
+    def events_label(self) -> str:
+        """Tricks where the game has them, else its own unit (CURSED!'s spells)."""
+        spec, t = self.result.engine.spec, self.app.t
+        shown = "hide" if self.show_events else "show"
+        if spec.has_tricks:
+            return t(f"history.{shown}-events")
+        return t(f"history.{shown}-each", unit=t(f"units.{spec.unit}"))
+
     def resume(self) -> None:
         self.app.show(TABLE, game_id=self.game_id)
 
@@ -179,7 +187,7 @@ class GameDetail:
             )
         actions += [
             ui.tap(
-                t("history.hide-events" if self.show_events else "history.show-events"),
+                self.events_label(),
                 self.toggle_events,
                 "detail-events-toggle",
                 icon=ft.Icons.LIST,
@@ -252,7 +260,9 @@ class GameDetail:
         t = self.app.t
         table = stats.round_table(self.result)
         measure = t(f"stats.measure.{self.result.engine.spec.measure}")
-        unit = t(f"unit.{self.result.engine.spec.unit}")
+        spec = self.result.engine.spec
+        # a game without rounds shows only where it stands: no unit to head
+        unit = t(f"unit.{spec.unit}") if spec.has_rounds else ""
         columns = [ft.DataColumn(ft.Text(unit))] + [
             ft.DataColumn(ft.Text(name, weight=ft.FontWeight.BOLD))
             for name in table.players

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import stats
-from companion.games import describe
+from companion.games import all_games, describe
+from companion.i18n import ui_keys
 from companion.log import GameLog, loads
 from companion.replay import replay
 from companion.store import GameInfo, Store
@@ -340,3 +341,12 @@ def test_rivals_met_most_and_the_record_against_each(tmp_path: Path) -> None:
             assert rival.lost == sum(rival.name in s["winners"] for s in done)
         met = [rival.met for rival in record.most_met(len(record.rivals))]
         assert met == sorted(met, reverse=True)
+
+
+def test_every_game_words_its_best_and_its_units_in_both_languages() -> None:
+    for lang in ("en", "ja"):
+        keys = ui_keys(lang)
+        for game in all_games():
+            assert f"stats.best-rule.{game.best_rule}" in keys
+            assert f"unit.{game.unit}" in keys
+            assert f"units.{game.unit}" in keys
