@@ -181,6 +181,7 @@ class History:
             max_lines=10,
             text_size=12,
             hint_text=t("import.hint"),
+            on_change=lambda _: self.edited(),
         )
         self.problem = ft.Text("", color=ft.Colors.ERROR, size=13)
         dialog = ft.AlertDialog(
@@ -219,6 +220,12 @@ class History:
             ],
         )
         page.show_dialog(dialog)
+
+    def edited(self) -> None:
+        """A changed log is not the one refused: the refusal goes."""
+        if self.problem.value:
+            self.problem.value = ""
+            self.problem.update()
 
     def paste_import(self) -> str:
         return import_text(self.app.store, self.pasted.value or "")

@@ -318,6 +318,8 @@ def test_import_a_pasted_log_good_and_bad(table: Table) -> None:
 
     known = {info.id for info in server.games()}
     table.type_into("import-text", dumps(good))
+    # the refusal goes once the app has the new text
+    table.wait_until(lambda: table.read("import-problem") == "", timeout=15)
     table.tap("import-go")
     (game_id,) = new_ids(server, known)
     table.wait("detail-events-toggle")
