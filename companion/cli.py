@@ -120,9 +120,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         store = open_store(args)
         if args.csv:
-            from companion.stats import write_round_scores
+            from companion.export import write_csv
 
-            write_round_scores(store.replay(args.id), sys.stdout)
+            write_csv(store.load(args.id).log, sys.stdout, args.lang)
         else:
             from companion.log import dumps
 
@@ -212,7 +212,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", help="print a saved game's log")
     p.add_argument("id", help="the game's id (see: companion games)")
     p.add_argument(
-        "--csv", action="store_true", help="print the round scores as CSV instead"
+        "--csv",
+        action="store_true",
+        help="print the game as CSV instead: its rounds, piles or spells, "
+        "with each player's figures",
+    )
+    p.add_argument(
+        "--lang",
+        choices=("en", "ja"),
+        default="en",
+        help="the language of the CSV's headings",
     )
     add_data_option(p, argparse.SUPPRESS)
     p.set_defaults(run=cmd_export)

@@ -4,30 +4,25 @@ Nothing here is stored: every figure comes from replaying the games the
 store keeps, so a corrected trick corrects the statistics too.
 
 The figure a game is judged by is its summary's ``totals``; what they
-measure (points, life, fortunes left, curse points) and whether less is
-better is part of each game's description (``GameSpec.measure`` and
-``GameSpec.lower_is_better``): where less is better, a player's "best" game
-is their lowest total.
-
-"Best" is simply the best of those figures over a player's finished games; it
-is not always the winning figure (in Wolf x Trick the second-highest total may
-win, and in Black Hearts the player who takes every Curse card wins at once),
-which is why wins are read from the winners the replay names, never from the
-figures. Only finished games count: an unfinished or abandoned one has no
-outcome.
+measure (points, life, fortunes left, curse points) is part of each game's
+description (``GameSpec.measure``). Wins are read from the winners the replay
+names, never from the figures: in Wolf x Trick the highest total does not
+win. For the same reason a player's "best" game is chosen by the game's own
+ranking (``GameSpec.best_of``): the game won or nearest to a win in Wolf x
+Trick, the lowest total in Black Hearts, the most life survived with in
+Trick Runaway, the most fortunes left in a CURSED! win. Only finished games
+count: an unfinished or abandoned one has no outcome.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any
 
 from companion.errors import LogError, StoreError
 from companion.games import all_games, describe
-from companion.games.base import EVENT_STEP, PILE_STEP, ROUND_STEP, Event
+from companion.games.base import EVENT_STEP, PILE_STEP, ROUND_STEP, Best, Event
 from companion.replay import Replay, start
 from companion.store import GameInfo, Store
 
@@ -136,25 +131,6 @@ def _event_steps(fresh: Replay, events: list[Event], kind: str) -> list[Step]:
     return steps
 
 
-# exports
-
-
-def write_round_scores(result: Replay, out: TextIO) -> None:
-    """The round scores as CSV: a ``round`` column, then one per player."""
-    players = list(result.log.players)
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["round", *players])
-    for number, entry in enumerate(result.summary()["rounds"], start=1):
-        scores = entry.get("scores", {})
-        writer.writerow([number, *(scores.get(name, "") for name in players)])
-
-
-def round_scores_csv(result: Replay) -> str:
-    out = io.StringIO()
-    write_round_scores(result, out)
-    return out.getvalue()
-
-
 # many games: per player figures
 
 
@@ -174,6 +150,8 @@ class GameFigures:
     played: int = 0
     wins: int = 0
     totals: list[int] = field(default_factory=list)
+    # each game that counts towards "best", ranked by the game's own rule
+    ranked: list[Best] = field(default_factory=list)
 
     @property
     def win_rate(self) -> float:
@@ -185,10 +163,18 @@ class GameFigures:
 
     @property
     def best(self) -> int | None:
-        if not self.totals:
-            return None
-        pick = min if describe(self.game).lower_is_better else max
-        return pick(self.totals)
+        """The figure of the player's best game by its rule (None: none counts)."""
+        return max(self.ranked).value if self.ranked else None
+
+
+@dataclass
+class Rivalry:
+    """How often a player met ``name`` at a finished game, and who won it."""
+
+    name: str
+    met: int = 0
+    won: int = 0  # games the player won with this rival at the table
+    lost: int = 0  # games this rival won
 
 
 @dataclass
@@ -197,6 +183,15 @@ class PlayerFigures:
 
     name: str
     by_game: dict[str, GameFigures] = field(default_factory=dict)
+    # by folded name, everyone met at a finished game
+    rivals: dict[str, Rivalry] = field(default_factory=dict)
+
+    def most_met(self, count: int = 3) -> list[Rivalry]:
+        """The rivals met most often, then by name."""
+        ranked = sorted(
+            self.rivals.values(), key=lambda rival: (-rival.met, rival.name.casefold())
+        )
+        return ranked[:count]
 
     @property
     def played(self) -> int:
@@ -225,6 +220,7 @@ def player_figures(games: Iterable[Played]) -> list[PlayerFigures]:
         if not summary["finished"]:
             continue
         winners = {name.casefold() for name in summary["winners"]}
+        ranking = describe(game.info.game).best_of
         for name, total in summary["totals"].items():
             record = players.setdefault(name.casefold(), PlayerFigures(name))
             figures = record.by_game.setdefault(
@@ -233,6 +229,15 @@ def player_figures(games: Iterable[Played]) -> list[PlayerFigures]:
             figures.played += 1
             figures.wins += name.casefold() in winners
             figures.totals.append(int(total))
+            ranked = ranking(summary, name)
+            if ranked is not None:
+                figures.ranked.append(ranked)
+            for rival in summary["totals"]:
+                if rival.casefold() != name.casefold():
+                    against = record.rivals.setdefault(rival.casefold(), Rivalry(rival))
+                    against.met += 1
+                    against.won += name.casefold() in winners
+                    against.lost += rival.casefold() in winners
     return sorted(
         players.values(), key=lambda record: (-record.played, record.name.casefold())
     )
@@ -279,14 +284,13 @@ __all__ = [
     "Played",
     "PlayerFigures",
     "ROUND_STEP",
+    "Rivalry",
     "RoundTable",
     "Series",
     "Step",
     "chart_series",
     "gather",
     "player_figures",
-    "round_scores_csv",
     "round_table",
     "store_figures",
-    "write_round_scores",
 ]

@@ -25,6 +25,11 @@ WINNER_REASONS = frozenset(
 )
 
 
+# The reasons that name who a trick hurt, when no single player takes it.
+CURSED_REASONS = frozenset({"cursed"})
+DAMAGED_REASONS = frozenset({"damaged", "death"})
+
+
 @dataclass(frozen=True)
 class Mark:
     """Event ``number`` (1-based) of a log and where it stands.
@@ -49,6 +54,51 @@ def winner_of(outcome: Outcome) -> str | None:
         if name in WINNER_REASONS and "player" in reason.params:
             return reason.params["player"]
     return None
+
+
+def named_by(outcome: Outcome, reasons: frozenset[str]) -> tuple[str, ...]:
+    """The players the given reasons name (as "player"), in the order given."""
+    found: list[str] = []
+    for reason in outcome.reasons:
+        name = reason.params.get("player")
+        if reason.key.split(".", 1)[-1] in reasons and name and name not in found:
+            found.append(name)
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One event as the history reads it: where it stands and whom it names.
+
+    ``pile`` counts the piles of a game counted at the end (None otherwise);
+    ``cursed`` and ``damaged`` are who a trick hurt where nobody takes it.
+    """
+
+    mark: Mark
+    pile: int | None = None
+    cursed: tuple[str, ...] = ()
+    damaged: tuple[str, ...] = ()
+
+
+def lines(steps: Sequence[Step]) -> list[Line]:
+    """Every replayed step as a line of the game's story."""
+    events = [step.event for step in steps]
+    found: list[Line] = []
+    piles = 0
+    for mark, step in zip(marks(events, steps), steps, strict=True):
+        pile = None
+        if mark.type == "pile":
+            piles += 1
+            pile = piles
+        found.append(
+            Line(
+                mark,
+                pile,
+                named_by(step.outcome, CURSED_REASONS),
+                named_by(step.outcome, DAMAGED_REASONS),
+            )
+        )
+    return found
 
 
 def marks(events: Sequence[Event], steps: Sequence[Step] = ()) -> list[Mark]:

@@ -14,7 +14,8 @@ from companion.paths import data_dir
 from companion.store import Store
 from screens import ui
 from screens.cursed import CursedTable
-from screens.history import GameDetail, History, Stats
+from screens.game_detail import GameDetail
+from screens.history_list import History
 from screens.home import Home
 from screens.new_game import NewGame
 from screens.rules import Rules
@@ -35,6 +36,7 @@ from screens.shell import (
     Factory,
     Screen,
 )
+from screens.statistics import Stats
 from screens.table import TrickTable
 from screens.web import serve_web
 

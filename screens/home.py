@@ -1,17 +1,27 @@
-"""Home: resume the unfinished game first; start one; past games; rules."""
+"""Home: every unfinished game to resume (which is which at a glance); start
+one; past games; rules."""
 
 from __future__ import annotations
 
 import flet as ft
 
+from companion.games import describe
 from companion.store import GameInfo
 from screens import ui
+from screens.past import when
 from screens.shell import HISTORY, NEW_GAME, RULES, TABLE, App
 
 
-def describe(app: App, info: GameInfo) -> str:
-    when = info.started[:16].replace("T", " ")
-    return f"{app.t(f'game.{info.game}')} · {', '.join(info.players)} · {when}"
+def where_it_stands(app: App, info: GameInfo) -> str:
+    """The round the game is in (or how many events it has), and when last played."""
+    spec = describe(info.game)
+    if spec.has_rounds:
+        log = app.store.load(info.id).log
+        rounds = sum(event.get("type") == "round" for event in log.events)
+        stands = app.t("home.round", n=rounds) if rounds else app.t("home.not-started")
+    else:
+        stands = app.t("home.events", n=info.events)
+    return f"{stands} · {app.t('history.last-played', when=when(info.updated))}"
 
 
 class Home:
@@ -23,20 +33,9 @@ class Home:
         parts: list[ft.Control] = [ui.heading(t("app.title"), 24)]
         waiting = app.call(app.store.unfinished) or []
         if waiting:
-            latest = waiting[0]
-            parts.append(
-                ui.panel(
-                    ui.heading(t("home.resume-title"), 16),
-                    ft.Text(describe(app, latest)),
-                    ui.tap(
-                        t("home.resume"),
-                        lambda: app.show(TABLE, game_id=latest.id),
-                        "resume",
-                        primary=True,
-                        icon=ft.Icons.PLAY_ARROW,
-                    ),
-                )
-            )
+            # newest first, as the store lists them
+            games = [self.waiting(info, at == 0) for at, info in enumerate(waiting)]
+            parts.append(ui.panel(ui.heading(t("home.resume-title"), 16), *games))
         parts.append(
             ui.tap(
                 t("home.new"),
@@ -70,3 +69,26 @@ class Home:
         if app.message:
             parts.append(ui.note(app.message, "error", error=True))
         return ft.Column(parts, spacing=12)
+
+    def waiting(self, info: GameInfo, first: bool) -> ft.Control:
+        """One unfinished game: its name, players, round and when last played."""
+        app = self.app
+        stands = app.call(lambda: where_it_stands(app, info)) or ""
+        # the newest keeps the plain "resume" id the table's tests know it by
+        identifier = "resume" if first else f"resume-{info.id}"
+        return ft.Column(
+            [
+                ft.Divider(height=6),
+                ft.Text(app.t(f"game.{info.game}"), weight=ft.FontWeight.BOLD),
+                ft.Text(", ".join(info.players)),
+                ui.figure(f"waiting-{info.id}", stands, size=12),
+                ui.tap(
+                    app.t("home.resume"),
+                    lambda: app.show(TABLE, game_id=info.id),
+                    identifier,
+                    primary=first,
+                    icon=ft.Icons.PLAY_ARROW,
+                ),
+            ],
+            spacing=2,
+        )

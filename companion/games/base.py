@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
@@ -125,6 +125,31 @@ def _plain_figures(view: Mapping[str, Any], options: Mapping[str, Any]) -> dict:
     return dict(view)
 
 
+@dataclass(frozen=True, order=True)
+class Best:
+    """How good one finished game was for one player, by that game's win rule.
+
+    ``rank`` compares games (larger is better, a win above any loss where
+    the rule says so); ``value`` is the figure shown for the best of them.
+    """
+
+    rank: tuple[int, ...]
+    value: int
+
+
+Ranking = Callable[[Mapping[str, Any], str], "Best | None"]
+
+
+def best_by_totals(lower_is_better: bool = False) -> Ranking:
+    """The ranking of a game whose best figure is its highest (or lowest) total."""
+
+    def best(summary: Mapping[str, Any], name: str) -> Best:
+        total = int(summary["totals"][name])
+        return Best((-total if lower_is_better else total,), total)
+
+    return best
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """Everything the rest of the program knows about one game."""
@@ -162,6 +187,13 @@ class GameSpec:
     counted_at_end: bool = False
     # standard-deck cards read A, 2-10, J, Q, K with their suit's symbol
     face_labels: bool = False
+    # how one finished game ranks for a player, by the game's own win rule
+    # (None: the game does not count towards the player's best)
+    best_of: Ranking = field(default=best_by_totals(), compare=False)
+    # what best_of calls best, for a screen's words ("stats.best-rule.<name>")
+    best_rule: str = "highest"
+    # the word for what the game's story is counted in: "round", "pile", "spell"
+    unit: str = "round"
 
     def title_in(self, lang: str) -> str:
         return self.title.get(lang)
@@ -339,6 +371,52 @@ class Prompt:
     cards: tuple[Card, ...] = ()
 
 
+# A game's CSV, as a player would write it on paper: each game names its
+# columns and says which rows an event adds (Engine.sheet_columns and
+# Engine.sheet_rows); companion.export writes the file in the reader's language.
+
+
+@dataclass(frozen=True)
+class Say:
+    """A heading or a cell read from the screen texts (``key`` in data/i18n)."""
+
+    key: str
+    name: str = ""  # the player the text is about, as "{name}"
+    word: str = ""  # one of the game's words, translated, as "{word}"
+
+
+@dataclass(frozen=True)
+class Word:
+    """A cell holding one of the game's words (a state, a side), translated."""
+
+    value: str
+
+
+Cell = str | int | Say | Word | None
+Row = list[Cell]
+
+
+def round_columns(players: Sequence[str]) -> list[Say]:
+    """A round number, then each player's points and running total."""
+    columns = [Say("export.round")]
+    for name in players:
+        columns += [Say("export.points-of", name), Say("export.total-of", name)]
+    return columns
+
+
+def round_rows(before: State, after: State) -> list[Row]:
+    """One row per round the event completed: the points and running totals."""
+    rows: list[Row] = []
+    for at in range(len(before.rounds), len(after.rounds)):
+        row: Row = [at + 1]
+        so_far = after.rounds[: at + 1]
+        for name in after.players:
+            running = sum(int(entry["scores"][name]) for entry in so_far)
+            row += [int(after.rounds[at]["scores"][name]), running]
+        rows.append(row)
+    return rows
+
+
 class Engine(ABC, Generic[S]):
     """A game's rules over its own state ``S``.
 
@@ -406,6 +484,14 @@ class Engine(ABC, Generic[S]):
 
     @abstractmethod
     def prompt(self, state: S) -> Prompt: ...
+
+    def sheet_columns(self, players: Sequence[str]) -> list[Say]:
+        """The headings of the game's CSV (by default: rounds, see round_rows)."""
+        return round_columns(players)
+
+    def sheet_rows(self, before: S, after: S, event: Event, number: int) -> list[Row]:
+        """The CSV rows event ``number`` adds, from the states around it."""
+        return round_rows(before, after)
 
     def where_cards_are(self, state: S) -> dict[str, Counter[Card]]:
         """Every card played this round, by where it lies now (for checks)."""

@@ -35,6 +35,7 @@ from companion.games.base import (
     Suit,
     Totals,
     Words,
+    best_by_totals,
     handles,
     need_player,
     option_error,
@@ -101,6 +102,8 @@ SPEC = GameSpec(
     derived_figures=round_points,
     measure="curse-points",
     lower_is_better=True,
+    best_of=best_by_totals(lower_is_better=True),
+    best_rule="lowest",
     round_asks=(LEADER, TWO_OCLOCK_HOLDER, GIFT, REVERSED),
     # the new-game form asks who holds Two o'clock and records the first round
     leader_at_start=True,

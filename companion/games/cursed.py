@@ -7,6 +7,7 @@ rule change a sacrifice makes, and what lies on each player's altar.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -14,14 +15,18 @@ from companion.errors import FormatError, RuleError
 from companion.games.base import (
     EVENT_STEP,
     NO_ROUNDS,
+    Best,
     Engine,
     Event,
     GameSpec,
     Outcome,
     PlayerView,
     Prompt,
+    Row,
+    Say,
     State,
     Totals,
+    Word,
     Words,
     handles,
     need,
@@ -34,12 +39,23 @@ FORTUNES: tuple[str, ...] = ("wealth", "health", "love", "fate", "luck")
 STATES: tuple[str, ...] = ("blessed", "neutral", "cursed", "ruined")
 EFFECTS: tuple[str, ...] = ("bless", "curse", "neutralize")
 
+def _fortunes_when_winning(summary: Mapping[str, Any], name: str) -> Best | None:
+    """Only a win counts; the more fortunes still standing, the better the win."""
+    if name not in summary["winners"]:
+        return None
+    left = int(summary["totals"][name])
+    return Best((left,), left)
+
+
 SPEC = GameSpec(
     slug="cursed",
     title=Words("CURSED!", "CURSED!"),
     aliases=("cursed game", "the cursed game", "カースド"),
     player_counts=range(2, 7),
     measure="fortunes",
+    best_of=_fortunes_when_winning,
+    best_rule="fortunes-in-win",
+    unit="spell",
     summed_rounds=False,
     chart_step=EVENT_STEP,
     chart_events=frozenset({"spell", "set"}),
@@ -238,6 +254,46 @@ class CursedEngine(Engine[CursedState]):
             state.finished = True
             state.winners = standing
             self.say(out, "last-standing", player=standing[0])
+
+    # The CSV: one row per event, then each player's five fortunes after it.
+
+    def sheet_columns(self, players: Sequence[str]) -> list[Say]:
+        return [
+            Say("export.event"),
+            Say("export.what"),
+            Say("export.who"),
+            Say("export.target"),
+            Say("export.fortune"),
+            Say("export.change"),
+            *(
+                Say("export.fortune-of", name, fortune)
+                for name in players
+                for fortune in FORTUNES
+            ),
+        ]
+
+    def sheet_rows(
+        self, before: CursedState, after: CursedState, event: Event, number: int
+    ) -> list[Row]:
+        kind = str(event.get("type"))
+        who = event.get("caster", event.get("player"))
+        change = event.get("effect", event.get("state"))
+        fortune = event.get("fortune")
+        # an altar's text is what the table typed, never one of the game's words
+        typed = event.get("text") if kind == "altar" else None
+        row: Row = [
+            number,
+            Say(f"export.kind.{kind}"),
+            None if who is None else str(who),
+            None if event.get("target") is None else str(event["target"]),
+            None if fortune is None else Word(str(fortune)),
+            typed if change is None else Word(str(change)),
+        ]
+        row += [
+            Word(after.fortunes[name][fortune]) for name in after.players
+            for fortune in FORTUNES
+        ]
+        return [row]
 
     def totals(self, state: CursedState) -> Totals:
         return {

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,7 @@ from companion.games.base import (
     LEADER_BY_RULE,
     NUMBER,
     NUMBERS,
+    Best,
     Engine,
     Event,
     GameSpec,
@@ -30,6 +32,8 @@ from companion.games.base import (
     Outcome,
     PlayerView,
     Prompt,
+    Row,
+    Say,
     State,
     Suit,
     Totals,
@@ -70,6 +74,16 @@ DEATH = "death"
 # The printed Curse cards and Life cards differ between editions, so the
 # table confirms its numbers once when it starts a game.
 _EDITION = {"confirmed": True, "tag": "opt"}
+
+
+def _survived_with(summary: Mapping[str, Any], name: str) -> Best | None:
+    """The best game is the one survived with the most life; a loss never counts."""
+    if summary["players"][name]["eliminated"]:
+        return None
+    life = int(summary["totals"][name])
+    return Best((life,), life)
+
+
 SPEC = GameSpec(
     slug="trick-runaway",
     title=Words("Trick Runaway", "トリック・ランナウェイ"),
@@ -111,6 +125,8 @@ SPEC = GameSpec(
     ),
     figures=("life", "side", "escape", "damage", "curses", "out", "eliminated"),
     measure="life",
+    best_of=_survived_with,
+    best_rule="most-life",
     summed_rounds=False,
     round_asks=(LEADER, LEADER_BY_RULE),
     trick_choices=("lower",),
@@ -612,6 +628,29 @@ class TrickRunawayEngine(Engine[TrickRunawayState]):
             self.say(out, "next-round")
 
     # --- views -------------------------------------------------------------
+
+    # The CSV: one row per round, each player's life and side, who went out.
+
+    def sheet_columns(self, players: Sequence[str]) -> list[Say]:
+        columns = [Say("export.round")]
+        for name in players:
+            columns += [Say("export.life-of", name), Say("export.side-of", name)]
+        return [*columns, Say("export.out")]
+
+    def sheet_rows(
+        self,
+        before: TrickRunawayState,
+        after: TrickRunawayState,
+        event: Event,
+        number: int,
+    ) -> list[Row]:
+        if len(after.rounds) == len(before.rounds):
+            return []
+        row: Row = [len(after.rounds)]
+        for name in after.players:
+            side = Say(f"export.side.{after.side[name]}")
+            row += [int(after.rounds[-1]["scores"][name]), side]
+        return [[*row, ", ".join(after.out)]]
 
     def totals(self, state: TrickRunawayState) -> Totals:
         return dict(state.life)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -20,6 +21,7 @@ from companion.games.base import (
     NUMBERS,
     ONE_DEAL,
     PILE_STEP,
+    Best,
     Engine,
     Event,
     GameSpec,
@@ -27,6 +29,8 @@ from companion.games.base import (
     Outcome,
     PlayerView,
     Prompt,
+    Row,
+    Say,
     State,
     Suit,
     Totals,
@@ -49,6 +53,23 @@ from companion.games.tricks import (
 SUPER_FULL_MOON = 8
 TRICKS, PILES = "tricks", "piles"
 DEFAULT_RANKS = list(range(1, 12))
+
+def _closest_to_a_win(summary: Mapping[str, Any], name: str) -> Best | None:
+    """A win is best; otherwise the nearer the winner's points, the better.
+
+    The highest total does not win this game, so "best" is not the highest
+    total: it is the game the player won, or came closest to winning. A
+    draw has no winning total to come close to and does not count.
+    """
+    winners = summary["winners"]
+    if not winners:
+        return None
+    total = int(summary["totals"][name])
+    if name in winners:
+        return Best((1, 0), total)
+    missed_by = abs(total - int(summary["totals"][winners[0]]))
+    return Best((0, -missed_by), total)
+
 
 SPEC = GameSpec(
     slug="wolf-x-trick",
@@ -91,6 +112,9 @@ SPEC = GameSpec(
     ),
     figures=("piles", "eliminated"),
     measure="points",
+    best_of=_closest_to_a_win,
+    best_rule="nearest-win",
+    unit="pile",
     summed_rounds=False,
     chart_step=PILE_STEP,
     chart_events=frozenset({"trick", "pile"}),
@@ -423,6 +447,39 @@ class WolfXTrickEngine(Engine[WolfXTrickState]):
         self.say(out, "second", player=second, points=points[second], top=top)
 
     # Views
+
+    # The CSV: one row per pile with its owner and points, then the standing.
+
+    def sheet_columns(self, players: Sequence[str]) -> list[Say]:
+        return [
+            Say("export.pile"),
+            Say("export.player"),
+            Say("export.points"),
+            Say("export.total"),
+            Say("export.result"),
+        ]
+
+    def sheet_rows(
+        self, before: WolfXTrickState, after: WolfXTrickState, event: Event, number: int
+    ) -> list[Row]:
+        rows: list[Row] = []
+        count = before.pile_count()
+        for name in after.players:
+            for points in after.piles[name][len(before.piles[name]) :]:
+                count += 1
+                rows.append([count, name, points, after.points(name), None])
+        if after.finished and not before.finished:
+            for name in after.players:
+                result = (
+                    Say("export.won")
+                    if name in after.winners
+                    else Say("export.tied-out")
+                    if name in after.eliminated
+                    else None
+                )
+                total = after.points(name)
+                rows.append([Say("export.final"), name, None, total, result])
+        return rows
 
     def totals(self, state: WolfXTrickState) -> Totals:
         return {name: state.points(name) for name in state.players}

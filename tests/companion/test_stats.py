@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -13,9 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import stats
+from companion.games import all_games, describe
+from companion.i18n import ui_keys
 from companion.log import GameLog, loads
 from companion.replay import replay
-from companion.store import Store
+from companion.store import GameInfo, Store
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
@@ -45,11 +45,12 @@ def recount(logs: list[GameLog]) -> dict[str, dict[str, dict[str, Any]]]:
             continue
         for name, total in summary["totals"].items():
             row = table.setdefault(name.lower(), {}).setdefault(
-                log.game, {"played": 0, "wins": 0, "totals": []}
+                log.game, {"played": 0, "wins": 0, "totals": [], "ranked": []}
             )
             row["played"] += 1
             row["wins"] += int(name in summary["winners"])
             row["totals"].append(total)
+            row["ranked"].append(describe(log.game).best_of(summary, name))
     return table
 
 
@@ -69,8 +70,8 @@ def check_against_recount(
             assert (got.played, got.wins) == (row["played"], row["wins"])
             assert sorted(got.totals) == sorted(row["totals"])
             assert got.average == pytest.approx(sum(row["totals"]) / row["played"])
-            low, high = min(row["totals"]), max(row["totals"])
-            assert got.best == (low if game == "black-hearts" else high)
+            ranked = [best for best in row["ranked"] if best is not None]
+            assert got.best == (max(ranked).value if ranked else None)
 
 
 def filled_store(folder: Path, logs: list[GameLog]) -> Store:
@@ -131,7 +132,7 @@ def test_filters_by_game_and_player(tmp_path: Path) -> None:
     assert with_eve.broken == []
 
 
-def test_round_table_and_csv_match_the_summary() -> None:
+def test_round_table_matches_the_summary() -> None:
     for path in EXAMPLES:
         result = replay(loads(path.read_text(encoding="utf-8")))
         summary = result.summary()
@@ -139,10 +140,6 @@ def test_round_table_and_csv_match_the_summary() -> None:
         assert table.players == result.log.players
         assert table.rows == [entry["scores"] for entry in summary["rounds"]]
         assert table.totals == summary["totals"]
-        rows = list(csv.reader(io.StringIO(stats.round_scores_csv(result))))
-        assert rows[0] == ["round", *result.log.players]
-        for number, (row, scores) in enumerate(zip(rows[1:], table.rows, strict=True)):
-            assert row == [str(number + 1), *(str(scores[n]) for n in table.players)]
 
 
 def check_series(log: GameLog) -> None:
@@ -234,3 +231,122 @@ def test_figures_of_any_set_of_games(
     for log in logs:
         store.import_log(log)
     check_against_recount(stats.store_figures(store), logs)
+
+
+# "best" follows each game's own win rule
+
+
+def finished(
+    game: str,
+    totals: dict[str, int],
+    winners: list[str],
+    views: dict[str, dict[str, Any]] | None = None,
+) -> stats.Played:
+    """A finished game as the statistics see it: its listing and its summary."""
+    info = GameInfo(
+        id=f"{game}-{len(totals)}-{sum(totals.values())}",
+        game=game,
+        players=list(totals),
+        started="2026-01-01T00:00:00.000Z",
+        finished=True,
+        winners=winners,
+    )
+    summary = {
+        "game": game,
+        "finished": True,
+        "winners": winners,
+        "totals": totals,
+        "rounds": [],
+        "leader": None,
+        "players": views or {name: {} for name in totals},
+    }
+    return stats.Played(info, summary)
+
+
+def ann_at(games: list[stats.Played], game: str) -> stats.GameFigures:
+    ann = next(r for r in stats.player_figures(games) if r.name == "Ann")
+    return ann.by_game[game]
+
+
+def test_best_at_cursed_tricks_is_the_highest_total() -> None:
+    games = [
+        finished("cursed-tricks", {"Ann": 30, "Ben": 12, "Cy": 9}, ["Ann"]),
+        finished("cursed-tricks", {"Ann": 14, "Ben": 40, "Cy": 9}, ["Ben"]),
+    ]
+    assert ann_at(games, "cursed-tricks").best == 30
+
+
+def test_best_at_black_hearts_is_the_lowest_total() -> None:
+    games = [
+        finished("black-hearts", {"Ann": 14, "Ben": 3, "Cy": 9}, ["Ben"]),
+        finished("black-hearts", {"Ann": 5, "Ben": 13, "Cy": 9}, ["Ann"]),
+        finished("black-hearts", {"Ann": 9, "Ben": 13, "Cy": 2}, ["Cy"]),
+    ]
+    assert ann_at(games, "black-hearts").best == 5
+
+
+def test_best_at_wolf_x_trick_is_the_nearest_to_a_win() -> None:
+    # The highest total (9) is far from winning; 3 missed Ben's 6 by three.
+    games = [
+        finished("wolf-x-trick", {"Ann": 9, "Ben": 5, "Cy": 2}, ["Ben"]),
+        finished("wolf-x-trick", {"Ann": 3, "Ben": 6, "Cy": 7}, ["Ben"]),
+    ]
+    assert ann_at(games, "wolf-x-trick").best == 3
+    # A win beats any near miss, whatever its points.
+    games.append(finished("wolf-x-trick", {"Ann": -1, "Ben": 6, "Cy": 7}, ["Ann"]))
+    assert ann_at(games, "wolf-x-trick").best == -1
+    # A draw has no winner to come near.
+    draw = [finished("wolf-x-trick", {"Ann": 2, "Ben": 2}, [])]
+    assert ann_at(draw, "wolf-x-trick").best is None
+
+
+def runaway(ann_life: int, ann_out: bool) -> stats.Played:
+    lives = {"Ann": ann_life, "Ben": 10, "Cy": 4, "Dee": 7}
+    views = {name: {"eliminated": False} for name in lives}
+    views["Ann"] = {"eliminated": ann_out}
+    views["Cy"] = {"eliminated": not ann_out}
+    winners = [name for name in lives if not views[name]["eliminated"]]
+    return finished("trick-runaway", lives, winners, views)
+
+
+def test_best_at_trick_runaway_is_the_most_life_survived_with() -> None:
+    games = [runaway(8, False), runaway(16, False), runaway(18, True)]
+    assert ann_at(games, "trick-runaway").best == 16
+    assert ann_at([runaway(18, True)], "trick-runaway").best is None
+
+
+def test_best_at_cursed_is_the_fortunes_left_in_a_win() -> None:
+    games = [
+        finished("cursed", {"Ann": 3, "Ben": 0}, ["Ann"]),
+        finished("cursed", {"Ann": 0, "Ben": 5}, ["Ben"]),
+        finished("cursed", {"Ann": 2, "Ben": 0}, ["Ann"]),
+    ]
+    assert ann_at(games, "cursed").best == 3
+    assert ann_at(games[1:2], "cursed").best is None
+
+
+def test_rivals_met_most_and_the_record_against_each(tmp_path: Path) -> None:
+    logs = [loads(path.read_text(encoding="utf-8")) for path in EXAMPLES]
+    figures = stats.store_figures(filled_store(tmp_path, logs))
+    for record in figures:
+        for rival in record.rivals.values():
+            together = [
+                replay(log).summary()
+                for log in logs
+                if record.name in log.players and rival.name in log.players
+            ]
+            done = [summary for summary in together if summary["finished"]]
+            assert rival.met == len(done)
+            assert rival.won == sum(record.name in s["winners"] for s in done)
+            assert rival.lost == sum(rival.name in s["winners"] for s in done)
+        met = [rival.met for rival in record.most_met(len(record.rivals))]
+        assert met == sorted(met, reverse=True)
+
+
+def test_every_game_words_its_best_and_its_units_in_both_languages() -> None:
+    for lang in ("en", "ja"):
+        keys = ui_keys(lang)
+        for game in all_games():
+            assert f"stats.best-rule.{game.best_rule}" in keys
+            assert f"unit.{game.unit}" in keys
+            assert f"units.{game.unit}" in keys

@@ -497,12 +497,17 @@ def test_cli_import_list_export(tmp_path: Path) -> None:
 
     rows = companion("export", "--csv", game_id, "--data", str(tmp_path)).stdout
     lines = rows.splitlines()
-    assert lines[0] == "round,Ann,Ben,Cy,Dee"
+    assert lines[0] == "Round,Ann,Ann total,Ben,Ben total,Cy,Cy total,Dee,Dee total"
     rounds = replay(loads(source.read_text())).summary()["rounds"]
     assert len(lines) == 1 + len(rounds)
     first = rounds[0]["scores"]
     players = ["Ann", "Ben", "Cy", "Dee"]
-    assert lines[1] == "1," + ",".join(str(first[name]) for name in players)
+    twice = [f"{first[name]},{first[name]}" for name in players]
+    assert lines[1] == "1," + ",".join(twice)
+    japanese = companion(
+        "export", "--csv", "--lang", "ja", game_id, "--data", str(tmp_path)
+    )
+    assert japanese.stdout.splitlines()[0].startswith("ラウンド,Ann,Ann 合計")
 
 
 def test_cli_refuses_a_bad_import_and_changes_nothing(tmp_path: Path) -> None:

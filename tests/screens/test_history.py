@@ -6,14 +6,19 @@ logs through `companion replay`.
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.log import loads
-from screens.history import average_text, rate_text
+from companion.games import describe
+from companion.log import dumps, loads
+from companion.replay import replay
+from companion.timeline import lines
+from screens.statistics import average_text, rate_text
+from tests.companion.test_store import data_files
 from tests.screens.conftest import ROOT, Server, Table, figure
 
 pytestmark = pytest.mark.browser
@@ -43,7 +48,8 @@ def imported(server: Server) -> dict[str, str]:
 
 
 def recount(server: Server) -> dict[str, dict[str, Any]]:
-    """Per player and game: games, wins and totals of every finished stored game."""
+    """Per player and game: games, wins, totals and the ranked games of every
+    finished stored game."""
     table: dict[str, dict[str, Any]] = {}
     for info in server.games():
         summary = server.summary(info.id)
@@ -51,13 +57,16 @@ def recount(server: Server) -> dict[str, dict[str, Any]]:
             continue
         for name, total in summary["totals"].items():
             mine = table.setdefault(name, {"games": 0, "wins": 0, "by_game": {}})
-            row = mine["by_game"].setdefault(info.game, [0, 0, []])
+            row = mine["by_game"].setdefault(info.game, [0, 0, [], []])
             won = int(name in summary["winners"])
             mine["games"] += 1
             mine["wins"] += won
             row[0] += 1
             row[1] += won
             row[2].append(total)
+            ranked = describe(info.game).best_of(summary, name)
+            if ranked is not None:
+                row[3].append(ranked)
     return table
 
 
@@ -132,12 +141,19 @@ def test_filter_and_open_a_game(table: Table) -> None:
     table.wait("export-text")
     lines = exported_text(table).splitlines()
     players = ["Ann", "Ben", "Cy", "Dee"]
-    assert lines[0] == ",".join(["round", *players])
+    assert lines[0] == ",".join(
+        ["Round", *(f"{name},{name} total" for name in players)]
+    )
+    running = dict.fromkeys(players, 0)
     for number, (line, entry) in enumerate(
         zip(lines[1:], summary["rounds"], strict=True)
     ):
-        scores = [str(entry["scores"][name]) for name in players]
-        assert line == ",".join([str(number + 1), *scores])
+        cells = [str(number + 1)]
+        for name in players:
+            running[name] += entry["scores"][name]
+            cells += [str(entry["scores"][name]), str(running[name])]
+        assert line == ",".join(cells)
+    assert running == summary["totals"]
     shot(table, "history-export")
     table.tap("export-close")
     table.gone("export-text")
@@ -161,13 +177,13 @@ def test_stats_equal_a_recount(table: Table) -> None:
         table.wait_text(f"stats-{name}-games", str(mine["games"]))
         table.wait_text(f"stats-{name}-wins", str(mine["wins"]))
         table.wait_text(f"stats-{name}-rate", rate_text(mine["wins"] / mine["games"]))
-        for game, (played, wins, totals) in mine["by_game"].items():
+        for game, (played, wins, totals, ranked) in mine["by_game"].items():
             prefix = f"stats-{name}-{game}"
             table.wait_text(f"{prefix}-games", str(played))
             table.wait_text(f"{prefix}-wins", str(wins))
             table.wait_text(f"{prefix}-average", average_text(sum(totals) / played))
-            pick = min if game == "black-hearts" else max
-            table.wait_text(f"{prefix}-best", str(pick(totals)))
+            best = figure(max(ranked).value if ranked else None)
+            table.wait_text(f"{prefix}-best", best)
     shot(table, "history-stats")
     table.tap("filter-game-wolf-x-trick")
     table.gone("stats-Eve")
@@ -201,3 +217,131 @@ def test_screens_on_a_tablet(tablet: Table) -> None:
 def test_examples_exist() -> None:
     for name in IMPORTED:
         assert Path(ROOT / "examples" / name).exists()
+
+
+# keeping the list tidy, importing, and the story of a game
+
+
+def example_log(name: str) -> Any:
+    return loads((ROOT / "examples" / name).read_text(encoding="utf-8"))
+
+
+def new_ids(server: Server, known: set[str], timeout: float = 15) -> list[str]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        fresh = [info.id for info in server.games() if info.id not in known]
+        if fresh:
+            return fresh
+        time.sleep(0.1)
+    raise AssertionError("no game was created")
+
+
+def test_delete_restore_rematch_and_empty_the_trash(table: Table) -> None:
+    server = table.server
+    log = example_log("black-hearts.json")
+    game_id = server.store().import_log(log)
+    open_history(table)
+    table.tap(f"game-{game_id}")
+    table.wait("detail-rematch")
+
+    table.tap("detail-delete")
+    table.wait("detail-restore")
+    assert server.store().load(game_id).info.deleted
+    table.tap("history-back")
+    table.gone(f"game-{game_id}")
+    table.tap("show-trash")
+    table.tap(f"game-{game_id}")
+    table.tap("detail-restore")
+    table.wait("detail-rematch")
+    assert not server.store().load(game_id).info.deleted
+
+    known = {info.id for info in server.games()}
+    table.tap("detail-rematch")
+    (rematch,) = new_ids(server, known)
+    table.wait("undo")
+    again = server.store().load(rematch).log
+    assert (again.game, again.players, again.options) == (
+        log.game,
+        log.players,
+        log.options,
+    )
+    assert again.events == []
+
+    # the rematch, abandoned, deleted and purged from the trash
+    table.tap("home")
+    table.wait("resume")
+    open_history(table)
+    table.tap(f"game-{rematch}")
+    table.tap("detail-abandon")
+    table.wait_until(lambda: server.store().load(rematch).info.archived)
+    table.tap("detail-delete")
+    table.wait("detail-restore")
+    table.tap("history-back")
+    table.tap("show-trash")
+    table.wait(f"game-{rematch}")
+    table.tap("empty-trash")
+    table.gone(f"game-{rematch}")
+    assert rematch not in {
+        info.id for info in server.store().list_games(include_deleted=True)
+    }
+
+
+def test_home_lists_every_unfinished_game(table: Table) -> None:
+    server = table.server
+    whole = example_log("cursed-tricks.json")
+    first = server.store().import_log(whole.with_events(whole.events[:20]))
+    second = server.store().import_log(whole.with_events(whole.events[:45]))
+    table.tap("home")
+    for game_id in (first, second):
+        events = server.store().load(game_id).log.events
+        rounds = sum(event["type"] == "round" for event in events)
+        table.wait_until(
+            lambda game_id=game_id, rounds=rounds: table.text(
+                f"waiting-{game_id}"
+            ).startswith(f"Round {rounds} · last played")
+        )
+
+
+def test_import_a_pasted_log_good_and_bad(table: Table) -> None:
+    server = table.server
+    good = example_log("cursed.json")
+    bad = good.to_dict()
+    bad["events"][3]["target"] = "Zed"
+    open_history(table)
+    table.tap("import-open")
+    before = data_files(server.data)
+    table.type_into("import-text", json.dumps(bad))
+    table.tap("import-go")
+    table.wait_until(lambda: "event 4" in table.text("import-problem"))
+    shot(table, "history-import-refused")
+    assert data_files(server.data) == before
+
+    known = {info.id for info in server.games()}
+    table.type_into("import-text", dumps(good))
+    # the refusal goes once the app has the new text
+    table.wait_until(lambda: table.read("import-problem") == "", timeout=15)
+    table.tap("import-go")
+    (game_id,) = new_ids(server, known)
+    table.wait("detail-events-toggle")
+    assert server.store().load(game_id).log == good
+
+
+def test_the_story_names_rounds_tricks_and_winners(table: Table) -> None:
+    ids = imported(table.server)
+    game_id = ids["cursed-tricks.json"]
+    result = replay(table.server.store().load(game_id).log)
+    story = lines(result.steps)
+    open_history(table)
+    table.tap(f"game-{game_id}")
+    table.tap("detail-events-toggle")
+    first_round, first_trick = story[0], story[1]
+    assert first_round.mark.type == "round" and first_trick.mark.trick == 1
+    leader = result.log.events[0]["leader"]
+    table.wait_text("event-1", f"Round 1 begins · {leader} leads")
+    table.wait_text("event-2", f"Round 1 · Trick 1 · {first_trick.mark.winner} wins")
+    assert not table.has("event-2-reason-0")
+    table.tap("event-2")
+    table.wait("event-2-reason-0")
+    later = next(line for line in story if line.mark.round == 2 and line.mark.trick)
+    number = later.mark.number
+    table.wait_text(f"event-{number}", f"Round 2 · Trick 1 · {later.mark.winner} wins")

@@ -16,6 +16,7 @@ SHARED = {
     "screens.reasons",
     "screens.web",
     "screens.fortunes",  # CURSED!'s grid, drawn by its table
+    "screens.past",
 }
 ENTRY = "screens.app"
 

@@ -140,6 +140,7 @@ def test_a_past_games_reason_opens_its_rule(table: Table) -> None:
     table.wait("detail-events")
     reason = table.server.store().replay(game_id).steps[0].outcome.reasons[0]
 
+    table.tap("event-1")  # a line of the story opens its reasons
     table.tap("event-1-reason-0")
     expected = rules.entry("cursed", reason.topic, "en")
     table.wait_text("rule-title", expected.title)

@@ -1,6 +1,7 @@
-"""Past games: the list, one game's tables and chart, and the players' stats.
+"""One past game: its rounds, chart and story; resume, abandon, delete,
+restore, rematch and export.
 
-Every figure is recounted from the stored logs by :mod:`companion.stats`;
+Every figure is recounted from the stored log by :mod:`companion.stats`;
 figures keep identifiers the browser tests read back.
 """
 
@@ -14,17 +15,19 @@ import flet as ft
 import flet_charts as fch
 
 from companion import stats
-from companion.games import SLUGS, all_games
+from companion.errors import CompanionError
+from companion.export import game_csv
 from companion.i18n import reason_text, word
-from companion.log import dumps
-from companion.replay import Replay
-from companion.store import GameInfo, StoredGame
+from companion.log import GameLog, dumps
+from companion.replay import Replay, Step
+from companion.store import StoredGame
+from companion.timeline import Line, lines
 from screens import ui
-from screens.figures import EMPTY, shown
+from screens.figures import shown
+from screens.past import outcome_text, started, when
 from screens.reasons import reason_opener
-from screens.shell import GAME, STATS, TABLE, App
+from screens.shell import TABLE, App
 
-# One colour per seat, told apart in light and dark themes alike.
 LINE_COLOURS = (
     ft.Colors.DEEP_PURPLE_400,
     ft.Colors.TEAL_600,
@@ -37,171 +40,33 @@ AXIS_LABELS = 10  # at most this many numbers under the chart
 CHART_HEIGHT = 260
 
 
-def when(info: GameInfo) -> str:
-    return info.started[:16].replace("T", " ")
-
-
-def rate_text(rate: float) -> str:
-    return f"{round(rate * 100)}%"
-
-
-def average_text(value: float | None) -> str:
-    return EMPTY if value is None else f"{value:.1f}"
-
-
-def outcome_text(app: App, finished: bool, winners: list[str]) -> str:
-    if not finished:
-        return app.t("history.not-over")
-    if not winners:
-        return app.t("history.no-winner")
-    return app.t("history.winners", names=", ".join(winners))
-
-
-def choices(
-    app: App,
-    label: str,
-    values: list[tuple[str | None, str]],
-    chosen: str | None,
-    pick: Callable[[str | None], None],
-    prefix: str,
-) -> ft.Control:
-    """A row of filter buttons, the chosen one filled; ``None`` stands for all."""
-    buttons = [
-        ui.tap(
-            text,
-            lambda value=value: pick(value),
-            f"{prefix}-{value or 'all'}",
-            primary=value == chosen,
-        )
-        for value, text in [(None, app.t("history.all")), *values]
-    ]
-    return ft.Column(
-        [ft.Text(label, size=12, weight=ft.FontWeight.W_500), ui.wrap(buttons)],
-        spacing=4,
-    )
-
-
-def game_choices(
-    app: App, chosen: str | None, pick: Callable[[str | None], None]
-) -> ft.Control:
-    values: list[tuple[str | None, str]] = [
-        (slug, app.t(f"game.{slug}")) for slug in SLUGS
-    ]
-    return choices(app, app.t("history.game"), values, chosen, pick, "filter-game")
-
-
-class History:
-    """The saved games, newest first, filtered by game and by player."""
-
-    def __init__(
-        self, app: App, game: str | None = None, player: str | None = None
-    ) -> None:
-        self.app = app
-        self.game = game
-        self.player = player
-
-    def pick_game(self, game: str | None) -> None:
-        self.game = game
-        self.app.render()
-
-    def pick_player(self, player: str | None) -> None:
-        self.player = player
-        self.app.render()
-
-    def open(self, game_id: str) -> None:
-        self.app.show(GAME, game_id=game_id)
-
-    def build(self) -> ft.Control:
-        app, t = self.app, self.app.t
-        store = app.store
-        names = app.call(store.known_players) or []
-        games = app.call(lambda: store.list_games(self.game, self.player)) or []
-        parts: list[ft.Control] = [
-            ft.Row(
-                [
-                    ui.heading(t("history.title"), 22),
-                    ui.tap(
-                        t("history.stats"),
-                        lambda: app.show(STATS, game=self.game),
-                        "open-stats",
-                        icon=ft.Icons.LEADERBOARD,
-                    ),
-                ],
-                alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
-                wrap=True,
-            ),
-            game_choices(app, self.game, self.pick_game),
-            choices(
-                app,
-                t("history.player"),
-                [(name, name) for name in names],
-                self.player,
-                self.pick_player,
-                "filter-player",
-            ),
-        ]
-        if app.message:
-            parts.append(ui.note(app.message, "error", error=True))
-        if not games:
-            parts.append(ui.note(t("history.none"), "history-empty"))
-        parts += [self.line(info) for info in games]
-        return ft.Column(parts, spacing=12)
-
-    def line(self, info: GameInfo) -> ft.Control:
-        t = self.app.t
-        head = ft.Row(
-            [
-                ft.Text(t(f"game.{info.game}"), size=16, weight=ft.FontWeight.BOLD),
-                ft.Row(
-                    [
-                        ft.Container(
-                            ft.Text(t(f"history.state.{info.state}"), size=12),
-                            padding=ft.Padding.symmetric(horizontal=8, vertical=2),
-                            border_radius=8,
-                            bgcolor=ft.Colors.SECONDARY_CONTAINER,
-                        ),
-                        ft.Icon(ft.Icons.CHEVRON_RIGHT, size=20),
-                    ],
-                    spacing=4,
-                    tight=True,
-                ),
-            ],
-            alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
-        )
-        box = ft.Container(
-            content=ft.Column(
-                [
-                    head,
-                    ft.Text(", ".join(info.players)),
-                    ft.Text(when(info), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
-                    ft.Text(
-                        outcome_text(self.app, info.finished, info.winners),
-                        weight=ft.FontWeight.W_500,
-                    ),
-                ],
-                spacing=2,
-            ),
-            padding=12,
-            border_radius=12,
-            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-            ink=True,
-            on_click=lambda _: self.open(info.id),
-        )
-        return ui.tagged(f"game-{info.id}", box)
-
-
 class GameDetail:
-    """One game: round table, chart, outcome; resume, replay reasons, export."""
+    """One game: round table, chart, outcome, its story; what to do with it."""
 
     def __init__(self, app: App, game_id: str) -> None:
         self.app = app
         self.game_id = game_id
         self.show_events = False
+        # events whose reasons are shown, by number
+        self.opened: set[int] = set()
         # Services live as long as something holds them.
         self.services: list[Any] = []
-        with app.lock:
-            self.stored: StoredGame = app.store.load(game_id)
-            self.result: Replay = app.store.replay(game_id)
+        self.stored: StoredGame
+        self.result: Replay
+        self.load()
+
+    def load(self) -> None:
+        with self.app.lock:
+            self.stored = self.app.store.load(self.game_id)
+            self.result = self.app.store.replay(self.game_id)
+
+    def reload(self) -> None:
+        """Back from the table, or another device changed the store."""
+        try:
+            self.load()
+        except CompanionError as error:
+            # purged elsewhere: the detail stays as it was, with a word why
+            self.app.fail(error)
 
     @property
     def slug(self) -> str:
@@ -211,15 +76,106 @@ class GameDetail:
         self.show_events = not self.show_events
         self.app.render()
 
+    def events_label(self) -> str:
+        """Tricks where the game has them, else its own unit (CURSED!'s spells)."""
+        spec, t = self.result.engine.spec, self.app.t
+        shown = "hide" if self.show_events else "show"
+        if spec.has_tricks:
+            return t(f"history.{shown}-events")
+        return t(f"history.{shown}-each", unit=t(f"units.{spec.unit}"))
+
     def resume(self) -> None:
         self.app.show(TABLE, game_id=self.game_id)
+
+    # keeping the list tidy: each write names the revision shown
+
+    def change(self, write: Callable[[int], None]) -> None:
+        self.app.call(lambda: write(self.stored.rev))
+        self.reload()
+        self.app.render()
+
+    def abandon(self) -> None:
+        store, game_id = self.app.store, self.game_id
+        self.change(lambda rev: store.finish(game_id, abandon=True, expected_rev=rev))
+
+    def delete(self) -> None:
+        store, game_id = self.app.store, self.game_id
+        self.change(lambda rev: store.delete_game(game_id, expected_rev=rev))
+
+    def restore(self) -> None:
+        store, game_id = self.app.store, self.game_id
+        self.change(lambda rev: store.restore_game(game_id, expected_rev=rev))
+
+    def purge(self) -> None:
+        store, game_id = self.app.store, self.game_id
+        self.app.message = None
+        self.app.call(lambda: store.purge_game(game_id, expected_rev=self.stored.rev))
+        if self.app.message is None:
+            self.app.back()
+        else:
+            self.app.render()
+
+    def rematch(self) -> None:
+        """A new game: the same players in the same seats, the same options."""
+        log = self.stored.log
+        header = GameLog(log.game, list(log.players), dict(log.options))
+        game_id = self.app.call(lambda: self.app.store.create_game(header))
+        if game_id is not None:
+            self.app.show(TABLE, game_id=game_id)
+        else:
+            self.app.render()
+
+    def tidy_actions(self) -> list[ft.Control]:
+        t, info = self.app.t, self.stored.info
+        if info.deleted:
+            return [
+                ui.tap(
+                    t("history.restore"),
+                    self.restore,
+                    "detail-restore",
+                    primary=True,
+                    icon=ft.Icons.RESTORE_FROM_TRASH,
+                ),
+                ui.tap(
+                    t("history.purge"),
+                    self.purge,
+                    "detail-purge",
+                    icon=ft.Icons.DELETE_FOREVER,
+                ),
+            ]
+        found: list[ft.Control] = []
+        if info.finished:
+            found.append(
+                ui.tap(
+                    t("history.rematch"),
+                    self.rematch,
+                    "detail-rematch",
+                    primary=True,
+                    icon=ft.Icons.REPLAY,
+                )
+            )
+        elif not info.archived:
+            found.append(
+                ui.tap(
+                    t("history.abandon"),
+                    self.abandon,
+                    "detail-abandon",
+                    icon=ft.Icons.FLAG,
+                )
+            )
+        found.append(
+            ui.tap(
+                t("history.delete"), self.delete, "detail-delete", icon=ft.Icons.DELETE
+            )
+        )
+        return found
 
     def build(self) -> ft.Control:
         app, t = self.app, self.app.t
         info, summary = self.stored.info, self.result.summary()
         finished = bool(summary["finished"])
         actions: list[ft.Control] = []
-        if not finished:
+        if not finished and not info.deleted:
             actions.append(
                 ui.tap(
                     t("history.resume"),
@@ -231,7 +187,7 @@ class GameDetail:
             )
         actions += [
             ui.tap(
-                t("history.hide-events" if self.show_events else "history.show-events"),
+                self.events_label(),
                 self.toggle_events,
                 "detail-events-toggle",
                 icon=ft.Icons.LIST,
@@ -248,6 +204,7 @@ class GameDetail:
                 "export-csv",
                 icon=ft.Icons.TABLE_CHART,
             ),
+            *self.tidy_actions(),
         ]
         parts: list[ft.Control] = [
             ui.tap(
@@ -266,7 +223,10 @@ class GameDetail:
                 spacing=12,
                 wrap=True,
             ),
-            ft.Text(f"{', '.join(info.players)} · {when(info)}"),
+            ft.Text(
+                f"{', '.join(info.players)} · {started(info)}"
+                f" · {t('history.last-played', when=when(info.updated))}"
+            ),
             ui.figure(
                 "detail-winners",
                 outcome_text(app, finished, list(summary["winners"])),
@@ -274,6 +234,8 @@ class GameDetail:
                 weight=ft.FontWeight.BOLD,
             ),
         ]
+        if app.message:
+            parts.append(ui.note(app.message, "error", error=True))
         if finished:
             parts.append(ft.Text(t("history.read-only"), size=12, italic=True))
         parts.append(ui.wrap(actions))
@@ -298,7 +260,10 @@ class GameDetail:
         t = self.app.t
         table = stats.round_table(self.result)
         measure = t(f"stats.measure.{self.result.engine.spec.measure}")
-        columns = [ft.DataColumn(ft.Text(t("history.round")))] + [
+        spec = self.result.engine.spec
+        # a game without rounds shows only where it stands: no unit to head
+        unit = t(f"unit.{spec.unit}") if spec.has_rounds else ""
+        columns = [ft.DataColumn(ft.Text(unit))] + [
             ft.DataColumn(ft.Text(name, weight=ft.FontWeight.BOLD))
             for name in table.players
         ]
@@ -436,42 +401,98 @@ class GameDetail:
     # every event and its reasons: the read-only view of the game
 
     def events_part(self) -> ft.Control:
-        t, lang = self.app.t, self.app.lang
-        lines: list[ft.Control] = []
-        for step in self.result.steps:
-            label = event_label(step.event, lang)
-            lines.append(
-                ft.Text(
-                    f"{t('history.event', n=step.number)} · {label}",
-                    weight=ft.FontWeight.BOLD,
-                )
+        """The game's story line by line; a line opens the reasons behind it."""
+        rows: list[ft.Control] = []
+        story = lines(self.result.steps)
+        for line, step in zip(story, self.result.steps, strict=True):
+            number = step.number
+            opened = number in self.opened
+            head = ft.Container(
+                content=ft.Row(
+                    [
+                        ft.Icon(
+                            ft.Icons.EXPAND_LESS if opened else ft.Icons.EXPAND_MORE,
+                            size=18,
+                        ),
+                        ft.Text(
+                            self.line_text(line, step),
+                            weight=ft.FontWeight.BOLD,
+                            expand=True,
+                        ),
+                    ],
+                    spacing=6,
+                ),
+                padding=ft.Padding.symmetric(horizontal=4, vertical=6),
+                border_radius=8,
+                ink=True,
+                on_click=lambda _, number=number: self.toggle_line(number),
             )
-            lines += [
-                ui.reason_line(
-                    reason_text(reason, lang),
-                    reason_opener(self.app, reason, self.slug),
-                    f"event-{step.number}-reason-{at}",
-                    size=13,
-                )
-                for at, reason in enumerate(step.outcome.reasons)
-            ]
-            lines += [
-                ui.reason_line(
-                    reason_text(warning, lang),
-                    reason_opener(self.app, warning, self.slug),
-                    f"event-{step.number}-warning-{at}",
-                    warning=True,
-                    size=13,
-                )
-                for at, warning in enumerate(step.outcome.warnings)
-            ]
-        return ui.panel(*lines, identifier="detail-events")
+            rows.append(ui.tagged(f"event-{number}", head))
+            if opened:
+                rows += self.reason_lines(step)
+        return ui.panel(*rows, identifier="detail-events")
+
+    def toggle_line(self, number: int) -> None:
+        self.opened ^= {number}
+        self.app.render()
+
+    def line_text(self, line: Line, step: Step) -> str:
+        """Where the event stands in the game, and whom it names."""
+        t, lang, mark = self.app.t, self.app.lang, line.mark
+        event = step.event
+        if mark.trick is not None:
+            where = t("history.line.trick", round=mark.round, trick=mark.trick)
+            if mark.winner:
+                return f"{where} · {t('history.line.winner', name=mark.winner)}"
+            said = [where]
+            if line.cursed:
+                said.append(t("history.line.cursed", names=", ".join(line.cursed)))
+            if line.damaged:
+                said.append(t("history.line.damaged", names=", ".join(line.damaged)))
+            return " · ".join(said)
+        if mark.type == "round":
+            where = t("history.line.round", round=mark.round)
+            leader = event.get("leader")
+            if isinstance(leader, str):
+                return f"{where} · {t('history.line.leads', name=leader)}"
+            return where
+        if line.pile is not None:
+            return t("history.line.pile", pile=line.pile, name=event.get("player"))
+        # spells, rule changes, altars, the end of a count: the first reason
+        # says it in the game's own words
+        first = step.outcome.reasons[0] if step.outcome.reasons else None
+        said = reason_text(first, lang) if first else event_label(event, lang)
+        return f"{t('history.event', n=step.number)} · {said}"
+
+    def reason_lines(self, step: Step) -> list[ft.Control]:
+        lang = self.app.lang
+        found = [
+            ui.reason_line(
+                reason_text(reason, lang),
+                reason_opener(self.app, reason, self.slug),
+                f"event-{step.number}-reason-{at}",
+                size=13,
+            )
+            for at, reason in enumerate(step.outcome.reasons)
+        ]
+        found += [
+            ui.reason_line(
+                reason_text(warning, lang),
+                reason_opener(self.app, warning, self.slug),
+                f"event-{step.number}-warning-{at}",
+                warning=True,
+                size=13,
+            )
+            for at, warning in enumerate(step.outcome.warnings)
+        ]
+        return found
 
     # export
 
     def export(self, kind: str) -> None:
         csv = kind == "csv"
-        text = stats.round_scores_csv(self.result) if csv else dumps(self.stored.log)
+        log = self.stored.log
+        text = game_csv(log, self.app.lang) if csv else dumps(log)
         name = f"{self.slug}-{self.game_id}.{'csv' if csv else 'json'}"
         t = self.app.t
         page = self.app.page
@@ -580,141 +601,3 @@ def nice_step(span: float) -> int:
         if step >= rough:
             return step
     return int(10 ** math.ceil(math.log10(rough)))
-
-
-class Stats:
-    """Per player: games, wins, win rate, and per game average and best."""
-
-    def __init__(self, app: App, game: str | None = None) -> None:
-        self.app = app
-        self.game = game
-
-    def pick_game(self, game: str | None) -> None:
-        self.game = game
-        self.app.render()
-
-    def build(self) -> ft.Control:
-        app, t = self.app, self.app.t
-        gathered = app.call(lambda: stats.gather(app.store, self.game))
-        records = stats.player_figures(gathered.games) if gathered else []
-        parts: list[ft.Control] = [
-            ui.tap(
-                t("history.back"), app.back, "history-back", icon=ft.Icons.ARROW_BACK
-            ),
-            ui.heading(t("stats.title"), 22),
-            game_choices(app, self.game, self.pick_game),
-            ft.Text(self.legend(), size=12),
-        ]
-        if gathered and gathered.broken:
-            parts.append(
-                ui.note(t("history.broken", n=len(gathered.broken)), error=True)
-            )
-        if not records:
-            parts.append(ui.note(t("stats.none"), "stats-empty"))
-        parts += [self.player(record) for record in records]
-        return ft.Column(parts, spacing=12)
-
-    def legend(self) -> str:
-        t = self.app.t
-        measures = []
-        for game in all_games():
-            words = f"{t(f'game.{game.slug}')}: {t(f'stats.measure.{game.measure}')}"
-            if game.lower_is_better:
-                words += f" ({t('stats.lower-better')})"
-            measures.append(words)
-        return f"{t('stats.counted')} {' / '.join(measures)}"
-
-    def player(self, record: stats.PlayerFigures) -> ft.Control:
-        t, name = self.app.t, record.name
-        overall = ui.wrap(
-            [
-                self.count(t("stats.games"), f"stats-{name}-games", record.played),
-                self.count(t("stats.wins"), f"stats-{name}-wins", record.wins),
-                self.count(
-                    t("stats.rate"), f"stats-{name}-rate", rate_text(record.win_rate)
-                ),
-            ],
-            spacing=18,
-        )
-        details = self.wide_table(record) if self.app.wide else self.narrow_rows(record)
-        return ui.panel(
-            ui.heading(name, 18), overall, *details, identifier=f"stats-{name}"
-        )
-
-    def wide_table(self, record: stats.PlayerFigures) -> list[ft.Control]:
-        t = self.app.t
-        keys = ("games", "wins", "rate", "average", "best")
-        columns = [ft.DataColumn(ft.Text(t("stats.game")))] + [
-            ft.DataColumn(ft.Text(t(f"stats.{key}")), numeric=True) for key in keys
-        ]
-        rows = [
-            ft.DataRow(
-                [ft.DataCell(ft.Text(t(f"game.{slug}")))]
-                + [
-                    ft.DataCell(ui.figure(f"stats-{record.name}-{slug}-{key}", value))
-                    for key, value in cells.items()
-                ]
-            )
-            for slug, cells in self.cells(record)
-        ]
-        grid = ft.DataTable(
-            columns=columns,
-            rows=rows,
-            column_spacing=14,
-            horizontal_margin=6,
-            heading_row_height=36,
-            data_row_min_height=34,
-            data_row_max_height=40,
-        )
-        return [ft.Row([grid], scroll=ft.ScrollMode.AUTO)]
-
-    def narrow_rows(self, record: stats.PlayerFigures) -> list[ft.Control]:
-        """A phone has no room for six columns: one block per game instead."""
-        t = self.app.t
-        blocks: list[ft.Control] = []
-        for slug, cells in self.cells(record):
-            blocks.append(ft.Divider(height=8))
-            blocks.append(ft.Text(t(f"game.{slug}"), weight=ft.FontWeight.W_500))
-            blocks.append(
-                ui.wrap(
-                    [
-                        self.count(
-                            t(f"stats.{key}"),
-                            f"stats-{record.name}-{slug}-{key}",
-                            value,
-                            size=15,
-                        )
-                        for key, value in cells.items()
-                    ],
-                    spacing=16,
-                )
-            )
-        return blocks
-
-    @staticmethod
-    def cells(record: stats.PlayerFigures) -> list[tuple[str, dict[str, object]]]:
-        """Per game the player finished: the figures shown, by text key."""
-        return [
-            (
-                slug,
-                {
-                    "games": figures.played,
-                    "wins": figures.wins,
-                    "rate": rate_text(figures.win_rate),
-                    "average": average_text(figures.average),
-                    "best": shown(figures.best),
-                },
-            )
-            for slug in SLUGS
-            if (figures := record.by_game.get(slug)) is not None
-        ]
-
-    @staticmethod
-    def count(label: str, identifier: str, value: object, size: int = 20) -> ft.Control:
-        return ft.Column(
-            [
-                ft.Text(label, size=12),
-                ui.figure(identifier, value, size=size, weight=ft.FontWeight.BOLD),
-            ],
-            spacing=0,
-        )
