@@ -175,7 +175,9 @@ class Rules:
                                 color=ft.Colors.PRIMARY,
                             ),
                             marked(
-                                entry.title, match.terms, size=15,
+                                entry.title,
+                                match.terms,
+                                size=15,
                                 weight=ft.FontWeight.W_500,
                             ),
                             ui.tagged(
