@@ -1,0 +1,294 @@
+"""The card grid under a thumb, in Chromium: every card in view with no scroll,
+cards that never move, one card a tap, one undo history, messages in view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.games import all_games
+from companion.log import GameLog
+from companion.session import GameSession
+from tests.screens.conftest import Table, plan_trick, play_trick
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Flo"]
+PHONES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
+TRICK_GAMES = [game for game in all_games() if game.has_tricks]
+DISABLED = "xpath=descendant-or-self::*[@aria-disabled='true']"
+BOXES = """() => [...document.querySelectorAll('[flt-semantics-identifier^="card-"]')]
+    .map(node => { const r = node.getBoundingClientRect();
+                   return [node.getAttribute('flt-semantics-identifier'),
+                           r.x, r.y, r.width, r.height]; })"""
+
+
+def stored_game(table: Table, slug: str, players: list[str]) -> str:
+    """A game with its first round started, straight into the store."""
+    store = table.server.store()
+    game_id = store.create_game(GameLog(slug, players))
+    store.append(game_id, {"type": "round", "leader": players[0]})
+    return game_id
+
+
+def open_game(browser: Any, table: Table, viewport: dict[str, int]) -> Table:
+    context = browser.new_context(viewport=viewport)
+    opened = Table(context.new_page(), table.server).open()
+    opened.tap("resume")
+    opened.wait("undo")
+    return opened
+
+
+def boxes(table: Table) -> list[list[Any]]:
+    return list(table.page.evaluate(BOXES))
+
+
+def layout_size(table: Table, game_id: str) -> int:
+    return len(GameSession(table.server.store(), game_id).layout())
+
+
+def seats_text(table: Table, players: list[str]) -> list[str]:
+    return table.read(*(f"seat-{name}" for name in players)).split("|")
+
+
+def in_view(box: list[Any], viewport: dict[str, int]) -> bool:
+    _, x, y, width, height = box
+    return (
+        x >= 0
+        and y >= 0
+        and x + width <= viewport["width"]
+        and y + height <= viewport["height"]
+    )
+
+
+@pytest.mark.parametrize("game", TRICK_GAMES, ids=lambda game: game.slug)
+def test_every_card_in_view_and_still(table: Table, browser: Any, game: Any) -> None:
+    players = NAMES[: max(game.player_counts)]
+    game_id = stored_game(table, game.slug, players)
+    size = layout_size(table, game_id)
+    phone = open_game(browser, table, PHONES[0])
+    try:
+        for viewport in PHONES:
+            phone.page.set_viewport_size(viewport)
+            phone.wait_until(
+                lambda viewport=viewport: (
+                    len(boxes(phone)) == size
+                    and all(in_view(box, viewport) for box in boxes(phone))
+                )
+            )
+            for name in players:
+                assert in_view(
+                    [""] + list(phone.wait(f"seat-{name}").bounding_box().values()),
+                    viewport,
+                ), name
+        phone.shot(f"grid-{game.slug}")
+        cards = plan_trick(table.server, game_id)
+        before = boxes(phone)
+        phone.tap_card(cards[0])
+        after = boxes(phone)
+        assert len(after) == len(before)
+        for old, new in zip(before, after, strict=True):
+            assert old[0] == new[0]
+            assert abs(old[1] - new[1]) <= 1 and abs(old[2] - new[2]) <= 1, old
+        # A double tap on the next card records it once: the seat after it
+        # stays empty until the card after is tapped.
+        node = phone.wait(f"card-{cards[1]}")
+        box = node.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        phone.page.mouse.click(x, y)
+        phone.page.mouse.click(x, y)
+        phone.wait_until(lambda: phone.text(f"seat-{players[1]}") != players[1])
+        phone.tap_card(cards[2])
+        kept = table.server.store().get_setting(f"trick-in-progress:{game_id}")
+        assert kept["cards"][:3] == cards[:3]
+        assert kept["cards"][3] is None
+        spent = phone.node(f"card-{cards[0]}")
+        assert spent.locator(DISABLED).count()
+    finally:
+        phone.page.context.close()
+
+
+def test_undo_redo_return_each_state(table: Table) -> None:
+    players = NAMES[:4]
+    game_id = stored_game(table, "cursed-tricks", players)
+    table.tap("resume")
+    table.wait("undo")
+    store = table.server.store
+
+    def state() -> tuple[list[dict], list[str]]:
+        return store().load(game_id).log.events, seats_text(table, players)
+
+    def undo_redo(step: str) -> None:
+        before = table.events_marker() + table.read("undo", "redo", "cancel-edit")
+        table.tap(step)
+        deadline_check = lambda: (  # noqa: E731
+            table.events_marker() + table.read("undo", "redo", "cancel-edit") != before
+        )
+        table.wait_until(deadline_check)
+
+    cards = plan_trick(table.server, game_id)
+    table.tap_card(cards[0])
+    one = state()
+    table.tap_card(cards[1])
+    two = state()
+    undo_redo("undo")
+    assert state() == one
+    undo_redo("redo")
+    assert state() == two
+    for code in cards[2:]:
+        table.tap_card(code)
+    table.wait("edit-2")
+    done = state()
+    undo_redo("undo")  # the last card comes back, the trick is not recorded
+    table.gone("edit-2")
+    assert len(state()[0]) == 1
+    undo_redo("redo")
+    table.wait("edit-2")
+    assert state() == done
+    # An edit started is an action of its own.
+    table.tap("edit-2")
+    table.wait("cancel-edit")
+    table.tap("undo")
+    table.gone("cancel-edit")
+    assert state() == done
+    table.tap("redo")
+    table.wait("cancel-edit")
+    table.tap("cancel-edit")
+    table.gone("cancel-edit")
+    # Back to before the round: the round start is undone and done again.
+    for _ in range(2):
+        table.tap("undo")
+        table.wait_until(lambda: len(store().load(game_id).log.events) < len(done[0]))
+    table.tap("undo")
+    table.wait("leader-Ann")
+    assert store().load(game_id).log.events == []
+    table.tap("leader-Ben")
+    table.wait_text("next-player", "Ben")
+    table.tap("undo")
+    table.wait("leader-Ann")
+    table.tap("redo")
+    table.wait_text("next-player", "Ben")
+    assert table.server.summary(game_id)["leader"] == "Ben"
+
+
+def test_messages_in_view_and_gone(table: Table) -> None:
+    players = NAMES[:4]
+    viewport = {"width": 360, "height": 740}
+    table.page.set_viewport_size(viewport)
+    game_id = stored_game(table, "cursed-tricks", players)
+    table.tap("resume")
+    table.wait("undo")
+    # Ben shows out of the suit led, then plays it in the next trick.
+    plan = plan_trick(table.server, game_id)
+    lead = plan[0][0]
+    prompt = table.server.store().replay(game_id).prompt()
+    other = next(str(c) for c in prompt.cards if str(c)[0] != lead)
+    first = [plan[0], other, *plan[2:]]
+    play_trick(table, first)
+    seats = table.server.store().replay(game_id).prompt().seats
+    pool = [str(c) for c in table.server.store().replay(game_id).prompt().cards]
+    second = [code for code in pool if code[0] == lead][: len(seats)]
+    play_trick(table, second)
+    warning = table.wait("warning")
+    assert in_view([""] + list(warning.bounding_box().values()), viewport)
+    play_trick(table, plan_trick(table.server, game_id))
+    table.gone("warning")
+    # Re-entering the first trick with a card the second one played: refused.
+    table.tap("edit-2")
+    table.wait("cancel-edit")
+    base = [c for c in first if c not in second[:1]]
+    for code in [second[0], *base[: len(players) - 1]]:
+        table.tap_card(code)
+    error = table.wait("error")
+    assert in_view([""] + list(error.bounding_box().values()), viewport)
+    table.tap("cancel-edit")
+    table.gone("cancel-edit")
+    table.gone("error")
+    assert table.server.store().load(game_id).log.events[1]["cards"] == first
+
+
+def test_every_write_reaches_the_other_device(table: Table, browser: Any) -> None:
+    players = NAMES[:4]
+    game_id = stored_game(table, "cursed-tricks", players)
+    table.tap("resume")
+    table.wait("undo")
+    other = open_game(browser, table, PHONES[1])
+    store = table.server.store
+
+    def both_show(check: Any) -> None:
+        for device in (table, other):
+            device.wait_until(lambda device=device: check(device))
+
+    try:
+        for trick in (
+            ["R5", "R10", "R14", "G1"],  # Cy wins: R14 becomes a curse
+            ["G5", "G2", "G3", "P1"],  # Cy leads and wins: G5 a second curse
+            ["P3", "P10", "P5", "P6"],  # Dee's P10 becomes a curse
+        ):
+            play_trick(table, trick)  # trick
+        both_show(lambda d: d.has("edit-4"))
+        for code in ["Y5", "Y9", "Y7", "Y2"]:
+            table.tap_card(code)
+        table.wait("choice-question")
+        table.tap("choice-G")  # choice
+        both_show(lambda d: d.has("edit-5"))
+        other.tap("undo")  # undo, from the other device
+        both_show(lambda d: not d.has("edit-5"))
+        table.tap("redo")  # redo on the first: the other moved on, this follows
+        table.wait_until(lambda: table.has("edit-5") or table.has("error"))
+        if not table.has("edit-5"):
+            other.tap("redo")
+        both_show(lambda d: d.has("edit-5"))
+        table.tap("edit-2")  # edit
+        table.wait("cancel-edit")
+        for code in ["R5", "R10", "R14", "G1"]:
+            table.tap_card(code)
+        table.gone("cancel-edit")
+        both_show(lambda d: d.has("edit-5"))
+        assert store().load(game_id).log.events[1]["cards"] == [
+            "R5",
+            "R10",
+            "R14",
+            "G1",
+        ]
+        for _ in range(len(store().load(game_id).log.events)):
+            before = len(store().load(game_id).log.events)
+            table.tap("undo")
+            table.wait_until(
+                lambda before=before: len(store().load(game_id).log.events) < before
+            )
+        both_show(lambda d: d.has("leader-Ann"))
+        other.tap("leader-Cy")  # round start
+        both_show(lambda d: d.read("next-player") == "Cy")
+    finally:
+        other.page.context.close()
+
+
+def test_piles_reach_the_other_device(table: Table, browser: Any) -> None:
+    store = table.server.store()
+    game_id = store.create_game(
+        GameLog("wolf-x-trick", NAMES[:3], {"full_moon_ranks": [3]})
+    )
+    table.tap("resume")
+    table.wait("undo")
+    other = open_game(browser, table, PHONES[0])
+    try:
+        table.tap("mode-piles")
+        table.tap("pile-player-Ann")
+        for _ in range(2):
+            table.tap("full-plus")
+        table.wait_text("full-count", "2")
+        table.tap("super-plus")
+        table.wait_text("super-count", "1")
+        # A pile holds one card a player: the counters stop there.
+        for kind in ("full", "super"):
+            plus = table.node(f"{kind}-plus")
+            table.wait_until(lambda plus=plus: plus.locator(DISABLED).count())
+        table.tap("full-minus")
+        table.wait_text("full-count", "1")
+        table.tap("add-pile")
+        other.wait("edit-1")
+        assert table.server.store().load(game_id).log.events[0]["player"] == "Ann"
+    finally:
+        other.page.context.close()
