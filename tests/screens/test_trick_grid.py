@@ -98,22 +98,26 @@ def test_every_card_in_view_and_still(table: Table, browser: Any, game: Any) -> 
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         phone.page.mouse.click(x, y)
         phone.page.mouse.click(x, y)
-        phone.wait_until(lambda: phone.text(f"seat-{players[1]}") != players[1])
+        store = table.server.store()
+
+        def kept() -> list[str | None]:
+            found = store.get_setting(f"trick-in-progress:{game_id}") or {}
+            return list(found.get("cards") or [])
+
+        phone.wait_until(lambda: kept()[:2] == cards[:2])
         phone.tap_card(cards[2])
-        kept = table.server.store().get_setting(f"trick-in-progress:{game_id}")
-        assert kept["cards"][:3] == cards[:3]
-        assert kept["cards"][3] is None
+        phone.wait_until(lambda: kept()[:3] == cards[:3])
+        assert kept()[3:] == [None] * (len(players) - 3)
         spent = phone.node(f"card-{cards[0]}")
         assert spent.locator(DISABLED).count()
     finally:
         phone.page.context.close()
 
 
-def test_undo_redo_return_each_state(table: Table) -> None:
+def test_undo_redo_return_each_state(table: Table, browser: Any) -> None:
     players = NAMES[:4]
     game_id = stored_game(table, "cursed-tricks", players)
-    table.tap("resume")
-    table.wait("undo")
+    table = open_game(browser, table, PHONES[1])
     store = table.server.store
 
     def state() -> tuple[list[dict], list[str]]:
@@ -133,9 +137,9 @@ def test_undo_redo_return_each_state(table: Table) -> None:
     table.tap_card(cards[1])
     two = state()
     undo_redo("undo")
-    assert state() == one
+    table.wait_until(lambda: state() == one)
     undo_redo("redo")
-    assert state() == two
+    table.wait_until(lambda: state() == two)
     for code in cards[2:]:
         table.tap_card(code)
     table.wait("edit-2")
@@ -145,13 +149,13 @@ def test_undo_redo_return_each_state(table: Table) -> None:
     assert len(state()[0]) == 1
     undo_redo("redo")
     table.wait("edit-2")
-    assert state() == done
+    table.wait_until(lambda: state() == done)
     # An edit started is an action of its own.
     table.tap("edit-2")
     table.wait("cancel-edit")
     table.tap("undo")
     table.gone("cancel-edit")
-    assert state() == done
+    table.wait_until(lambda: state() == done)
     table.tap("redo")
     table.wait("cancel-edit")
     table.tap("cancel-edit")
@@ -172,13 +176,11 @@ def test_undo_redo_return_each_state(table: Table) -> None:
     assert table.server.summary(game_id)["leader"] == "Ben"
 
 
-def test_messages_in_view_and_gone(table: Table) -> None:
+def test_messages_in_view_and_gone(table: Table, browser: Any) -> None:
     players = NAMES[:4]
     viewport = {"width": 360, "height": 740}
-    table.page.set_viewport_size(viewport)
     game_id = stored_game(table, "cursed-tricks", players)
-    table.tap("resume")
-    table.wait("undo")
+    table = open_game(browser, table, viewport)
     # Ben shows out of the suit led, then plays it in the next trick.
     plan = plan_trick(table.server, game_id)
     lead = plan[0][0]
@@ -211,8 +213,7 @@ def test_messages_in_view_and_gone(table: Table) -> None:
 def test_every_write_reaches_the_other_device(table: Table, browser: Any) -> None:
     players = NAMES[:4]
     game_id = stored_game(table, "cursed-tricks", players)
-    table.tap("resume")
-    table.wait("undo")
+    table = open_game(browser, table, PHONES[1])
     other = open_game(browser, table, PHONES[1])
     store = table.server.store
 
@@ -270,8 +271,7 @@ def test_piles_reach_the_other_device(table: Table, browser: Any) -> None:
     game_id = store.create_game(
         GameLog("wolf-x-trick", NAMES[:3], {"full_moon_ranks": [3]})
     )
-    table.tap("resume")
-    table.wait("undo")
+    table = open_game(browser, table, PHONES[1])
     other = open_game(browser, table, PHONES[0])
     try:
         table.tap("mode-piles")
