@@ -11,8 +11,8 @@ from pathlib import Path
 
 from companion import rules
 
-QUESTIONS = (
-    Path(__file__).resolve().parent.parent / "tests" / "companion" / ("rules_questions")
+QUESTIONS = Path(__file__).resolve().parent.parent / "tests" / "companion" / (
+    "rules_questions"
 )
 COLD_RUNS = 7
 
@@ -38,9 +38,9 @@ def run() -> dict[str, object]:
         times.append((time.perf_counter() - start) * 1000)
     # The installed ``companion`` script when there is one, as a player runs it.
     script = Path(sys.executable).parent / "companion"
-    start_command = (
-        [str(script)] if script.exists() else [sys.executable, "-m", "companion.cli"]
-    )
+    start_command = [str(script)] if script.exists() else [
+        sys.executable, "-m", "companion.cli"
+    ]
     command = [*start_command, "rules", "--json", "who leads"]
     cold = []
     for _ in range(COLD_RUNS):

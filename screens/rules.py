@@ -175,9 +175,7 @@ class Rules:
                                 color=ft.Colors.PRIMARY,
                             ),
                             marked(
-                                entry.title,
-                                match.terms,
-                                size=15,
+                                entry.title, match.terms, size=15,
                                 weight=ft.FontWeight.W_500,
                             ),
                             ui.tagged(

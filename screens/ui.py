@@ -15,7 +15,6 @@ WIDE = 700  # from this page width on, entry and scoreboard sit side by side
 
 Handler = Callable[[], Any]
 
-
 def suit_colours(slug: str) -> dict[str, str]:
     """Each suit's colour by its code, as the game describes it."""
     return describe(slug).suit_colours()
@@ -119,7 +118,6 @@ def card_button(
     spent: bool = False,
     width: float = TOUCH,
     height: float = TOUCH + 4,
-    key: str | None = None,
 ) -> ft.Control:
     """A card to tap; a spent one keeps its place, faded and inert."""
     button = ft.FilledButton(
@@ -135,10 +133,7 @@ def card_button(
             padding=ft.Padding.all(0), shape=ft.RoundedRectangleBorder(radius=8)
         ),
     )
-    tagged_button = tagged(f"card-{code}", button)
-    if key is not None:
-        tagged_button.key = key
-    return tagged_button
+    return tagged(f"card-{code}", button)
 
 
 def figure(identifier: str, value: object, **style: Any) -> ft.Control:

@@ -39,7 +39,9 @@ EVENT_TYPES = ["round", "trick", "pile", "end", "spell", "set", "altar", "x"]
 def mutate(log: GameLog, data: st.DataObject) -> dict[str, Any]:
     raw = copy.deepcopy(log.to_dict())
     for _ in range(data.draw(st.integers(1, 3))):
-        where = data.draw(st.sampled_from(["event", "option", "cards", "cut", "type"]))
+        where = data.draw(
+            st.sampled_from(["event", "option", "cards", "cut", "type"])
+        )
         events = raw["events"]
         if where == "cut" and events:
             del events[data.draw(st.integers(0, len(events) - 1))]

@@ -29,13 +29,7 @@ def test_every_example_replays_to_a_finished_game(path: Path) -> None:
     summary = json.loads(result.stdout)
     assert summary["finished"] is True
     assert set(summary) >= {
-        "game",
-        "finished",
-        "winners",
-        "totals",
-        "rounds",
-        "leader",
-        "players",
+        "game", "finished", "winners", "totals", "rounds", "leader", "players"
     }
 
 

@@ -20,4 +20,4 @@ def test_desktop_without_its_client_says_how_to_get_it(
     )
     with pytest.raises(SystemExit) as stopped:
         app.serve(desktop=True)
-    assert ".[desktop]" in str(stopped.value)
+    assert '.[desktop]' in str(stopped.value)

@@ -35,16 +35,8 @@ class SharedServer(Server):
         output = self.data / "terminal.txt"
         with output.open("wb") as terminal:
             self.process = subprocess.Popen(
-                [
-                    str(COMPANION),
-                    "--lan",
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    str(self.port),
-                    "--data",
-                    str(self.data),
-                ],
+                [str(COMPANION), "--lan", "--host", "127.0.0.1",
+                 "--port", str(self.port), "--data", str(self.data)],
                 cwd=ROOT,
                 stdout=terminal,
                 stderr=subprocess.DEVNULL,

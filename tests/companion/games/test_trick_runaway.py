@@ -94,11 +94,7 @@ def test_the_deck_has_52_cards_with_its_duplicates() -> None:
     assert sum(DECK.values()) == 52
     assert DECK[Card("C", 13)] == 2 and DECK[Card("T", 9)] == 3
     assert Counter(card.suit for card in DECK.elements()) == {
-        "C": 13,
-        "H": 11,
-        "S": 11,
-        "D": 10,
-        "T": 7,
+        "C": 13, "H": 11, "S": 11, "D": 10, "T": 7
     }
 
 
@@ -309,10 +305,8 @@ def test_the_instant_death_space_sets_life_to_zero() -> None:
         "eliminated": False,
     }
     texts = [reason.text for reason in rep.steps[1].outcome.reasons]
-    assert (
-        "Ann's damage cube is the only one that can still drop: damage is now "
+    assert "Ann's damage cube is the only one that can still drop: damage is now " \
         "instant death" in texts
-    )
     assert "Ann is out of the round with life 0" in texts
     assert rep.prompt().seats == ("Ben", "Cy", "Dee")
 
@@ -448,10 +442,7 @@ def test_the_second_player_out_ends_the_round_and_both_flip() -> None:
     assert summary["rounds"] == [{"scores": {"Ann": 3, "Ben": 3, "Cy": 4, "Dee": 4}}]
     assert summary["leader"] is None and summary["finished"] is False
     assert [summary["players"][name]["side"] for name in P4] == [
-        "white",
-        "white",
-        "black",
-        "black",
+        "white", "white", "black", "black"
     ]
     # Until the next round starts the table sees how this one ended.
     assert summary["players"]["Ann"] == {
@@ -464,10 +455,7 @@ def test_the_second_player_out_ends_the_round_and_both_flip() -> None:
         "eliminated": False,
     }
     assert [summary["players"][name]["out"] for name in P4] == [
-        False,
-        False,
-        True,
-        True,
+        False, False, True, True
     ]
     assert rep.prompt().expects == ("round",)
     texts = [reason.text for reason in rep.steps[2].outcome.reasons]
@@ -494,10 +482,7 @@ def test_going_out_on_the_black_side_ends_the_game() -> None:
     assert summary["totals"] == {"Ann": 3, "Ben": 3, "Cy": 0, "Dee": -1}
     assert summary["rounds"][1] == {"scores": summary["totals"]}
     assert [summary["players"][name]["eliminated"] for name in P4] == [
-        False,
-        False,
-        True,
-        True,
+        False, False, True, True
     ]
     # The final state is kept as the last trick left it.
     assert summary["players"]["Ann"]["curses"] == 2
@@ -541,10 +526,8 @@ def test_empty_hands_end_the_round_and_the_least_life_is_exhausted() -> None:
     assert summary["players"]["Ann"]["side"] == "black"
     texts = [reason.text for reason in rep.steps[-1].outcome.reasons]
     assert "The round ends: the hands are empty" in texts
-    assert (
-        "Ann is out by exhaustion, with the least life among the survivors "
+    assert "Ann is out by exhaustion, with the least life among the survivors " \
         "(29)" in texts
-    )
     error = refused([*events, trick("C3", "C4", "C5", "C6")], **LONG_TRACKS)
     assert isinstance(error, RuleError) and error.event == 15
     assert "no round is in progress" in error.message
@@ -567,9 +550,8 @@ def test_one_out_and_one_exhausted_after_ten_tricks_with_five() -> None:
         {"scores": {"Ann": 12, "Ben": 12, "Cy": 11, "Dee": 11, "Eve": 11}}
     ]
     texts = [reason.text for reason in rep.steps[-1].outcome.reasons]
-    assert (
-        "Ben is out by exhaustion, with the least life among the survivors (5)" in texts
-    )
+    assert "Ben is out by exhaustion, with the least life among the survivors " \
+        "(5)" in texts
 
 
 # Refusals
