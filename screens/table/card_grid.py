@@ -116,39 +116,43 @@ def trick_seats(
         card = Card.parse(seat.card) if seat.card else None
         turn = seat.player == next_player
         label = spec.card_label(card) if card else "·"
-        box = ft.Container(
-            ft.Column(
-                [
-                    ft.Text(
-                        seat.player,
-                        size=11,
-                        max_lines=1,
-                        overflow=ft.TextOverflow.ELLIPSIS,
-                        weight=ft.FontWeight.BOLD if turn else None,
-                        color=ft.Colors.WHITE if card else None,
-                    ),
-                    ft.Text(
-                        label,
-                        size=16,
-                        weight=ft.FontWeight.BOLD,
-                        color=ft.Colors.WHITE if card else ft.Colors.OUTLINE,
-                    ),
-                ],
-                spacing=0,
-                tight=True,
-                horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-            ),
+        words = ft.Column(
+            [
+                ft.Text(
+                    seat.player,
+                    size=11,
+                    max_lines=1,
+                    overflow=ft.TextOverflow.ELLIPSIS,
+                    weight=ft.FontWeight.BOLD if turn else None,
+                    color=ft.Colors.WHITE if card else ft.Colors.ON_SURFACE,
+                ),
+                ft.Text(
+                    label,
+                    size=16,
+                    weight=ft.FontWeight.BOLD,
+                    color=ft.Colors.WHITE if card else ft.Colors.OUTLINE,
+                ),
+            ],
+            spacing=0,
+            tight=True,
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+        )
+        # A button like the cards, so a seat that can be tapped keeps its id.
+        box = ft.FilledButton(
+            content=words,
+            on_click=lambda _, name=seat.player: take_back(name),
+            disabled=card is None,
+            bgcolor=colours.get(card.suit) if card else ft.Colors.TRANSPARENT,
             width=seat_width,
             height=SEAT_HEIGHT,
-            alignment=ft.Alignment.CENTER,
-            border_radius=10,
-            bgcolor=colours.get(card.suit) if card else None,
-            border=ft.Border.all(
-                3 if turn else 1,
-                ft.Colors.PRIMARY if turn else ft.Colors.OUTLINE_VARIANT,
+            style=ft.ButtonStyle(
+                padding=ft.Padding.all(0),
+                shape=ft.RoundedRectangleBorder(radius=10),
+                side=ft.BorderSide(
+                    3 if turn else 1,
+                    ft.Colors.PRIMARY if turn else ft.Colors.OUTLINE_VARIANT,
+                ),
             ),
-            on_click=(lambda _, name=seat.player: take_back(name)) if card else None,
-            ink=card is not None,
         )
         boxes.append(ui.tagged(f"seat-{seat.player}", box))
     filled = any(seat.card for seat in seats)

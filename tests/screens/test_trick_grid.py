@@ -48,8 +48,24 @@ def layout_size(table: Table, game_id: str) -> int:
     return len(GameSession(table.server.store(), game_id).layout())
 
 
+SEAT_WORDS = """ids => ids.map(id => {
+    const node = document.querySelector(`[flt-semantics-identifier="${id}"]`);
+    if (!node) return null;
+    const labels = [node, ...node.querySelectorAll('*')]
+        .map(n => n.getAttribute('aria-label') || '').join(' ');
+    return (node.textContent + ' ' + labels).replace(/\\s+/g, ' ').trim();
+})"""
+
+
 def seats_text(table: Table, players: list[str]) -> list[str]:
-    return table.read(*(f"seat-{name}" for name in players)).split("|")
+    """What each seat shows, its name and its card (or the empty mark)."""
+    ids = [f"seat-{name}" for name in players]
+    return list(table.page.evaluate(SEAT_WORDS, ids))
+
+
+def kept_taps(table: Table, game_id: str) -> list[str | None]:
+    found = table.server.store().get_setting(f"trick-in-progress:{game_id}") or {}
+    return list(found.get("cards") or [])
 
 
 def in_view(box: list[Any], viewport: dict[str, int]) -> bool:
@@ -120,8 +136,9 @@ def test_undo_redo_return_each_state(table: Table, browser: Any) -> None:
     table = open_game(browser, table, PHONES[1])
     store = table.server.store
 
-    def state() -> tuple[list[dict], list[str]]:
-        return store().load(game_id).log.events, seats_text(table, players)
+    def state() -> tuple[list[dict], list[str | None], list[str]]:
+        events = store().load(game_id).log.events
+        return events, kept_taps(table, game_id), seats_text(table, players)
 
     def undo_redo(step: str) -> None:
         before = table.events_marker() + table.read("undo", "redo", "cancel-edit")
