@@ -64,7 +64,6 @@ def player_panel(
     options: dict[str, Any],
     name: str,
     *,
-    turn: str | None,
     t: Translate,
     tagged_score: bool,
 ) -> ft.Control:
@@ -109,7 +108,6 @@ def player_panel(
         head,
         ft.Row(pairs, wrap=True, spacing=6, run_spacing=4),
         identifier=None if not tagged_score else f"state-{name}",
-        highlight=turn == name,
     )
     box.key = f"panel-{name}"
     return box
@@ -121,21 +119,15 @@ def full_board(
     summary: dict[str, Any],
     options: dict[str, Any],
     *,
-    turn: str | None,
-    leads_next: str | None,
     t: Translate,
     wide: bool,
 ) -> list[ft.Control]:
-    """Every player's panel, who leads next, and the round scores."""
+    """Every player's panel and the round scores."""
     parts: list[ft.Control] = [ui.heading(t("board.title"), 18)]
     parts += [
-        player_panel(spec, summary, options, name, turn=turn, t=t, tagged_score=wide)
+        player_panel(spec, summary, options, name, t=t, tagged_score=wide)
         for name in players
     ]
-    if leads_next:
-        parts.append(
-            ft.Row([ft.Text(t("board.leader")), ui.figure("leader", leads_next)])
-        )
     if summary["rounds"]:
         parts.append(rounds_table(players, summary, t))
     return ui.keyed("board", parts)

@@ -48,6 +48,75 @@ def grid_rows(slots: Sequence[Slot], columns: int) -> list[list[Slot]]:
     return rows
 
 
+class Same:
+    """A key that matches only this very object (a replay is not hashable);
+    holding it keeps its id from being reused while the key is kept."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.value is self.value
+
+
+class Cells:
+    """The grid's cells kept by what they show.
+
+    Measured: building and comparing every cell of a 56-card grid again on
+    each tap doubled a tap's time beside a bare Flet app; handing Flet the
+    very cell already on screen when nothing in it changed spares that.
+    """
+
+    def __init__(self, limit: int = 600) -> None:
+        self.limit = limit
+        self.kept: dict[tuple[object, ...], ft.Control] = {}
+
+    def get(
+        self, inputs: tuple[object, ...], draw: Callable[[], ft.Control]
+    ) -> ft.Control:
+        found = self.kept.get(inputs)
+        if found is None:
+            if len(self.kept) >= self.limit:
+                self.kept.clear()
+            found = self.kept[inputs] = draw()
+        return found
+
+
+def card_cell(
+    spec: GameSpec,
+    slot: Slot,
+    *,
+    spent: bool,
+    led: bool,
+    width: int,
+    height: int,
+    on_tap: Callable[[str, int], None],
+) -> ft.Control:
+    code, copy_number = slot
+    card = Card.parse(code)
+    return ft.Container(
+        ui.card_button(
+            code,
+            spec.card_label(card),
+            spec.suit_colours().get(card.suit),
+            lambda: on_tap(code, copy_number),
+            spent=spent,
+            width=width - 2 * LEAD_MARK,
+            height=height - 2 * LEAD_MARK,
+        ),
+        width=width,
+        height=height,
+        border_radius=10,
+        border=ft.Border.all(
+            LEAD_MARK, ft.Colors.ON_SURFACE if led else ft.Colors.TRANSPARENT
+        ),
+        key=f"cell-{code}-{copy_number}",
+    )
+
+
 def card_grid(
     spec: GameSpec,
     slots: Sequence[Slot],
@@ -57,39 +126,31 @@ def card_grid(
     phone: bool,
     lead_suit: str | None,
     on_tap: Callable[[str, int], None],
+    cells: Cells,
 ) -> ft.Control:
     """Every card copy of the round in a cell that never moves."""
     columns, cell = columns_for(width)
     height = PHONE_CELL_HEIGHT if phone else WIDE_CELL_HEIGHT
-    colours = spec.suit_colours()
     rows: list[ft.Control] = []
     for at, row in enumerate(grid_rows(slots, columns)):
-        cells: list[ft.Control] = []
-        for code, copy_number in row:
-            card = Card.parse(code)
-            led = card.suit == lead_suit
-            cells.append(
-                ft.Container(
-                    ui.card_button(
-                        code,
-                        spec.card_label(card),
-                        colours.get(card.suit),
-                        lambda code=code, number=copy_number: on_tap(code, number),
-                        spent=(code, copy_number) in spent,
-                        width=cell - 2 * LEAD_MARK,
-                        height=height - 2 * LEAD_MARK,
+        drawn: list[ft.Control] = []
+        for slot in row:
+            shown = (slot in spent, slot[0][0] == lead_suit)
+            drawn.append(
+                cells.get(
+                    (spec.slug, slot, *shown, cell, height),
+                    lambda slot=slot, shown=shown: card_cell(
+                        spec,
+                        slot,
+                        spent=shown[0],
+                        led=shown[1],
+                        width=cell,
+                        height=height,
+                        on_tap=on_tap,
                     ),
-                    width=cell,
-                    height=height,
-                    border_radius=10,
-                    border=ft.Border.all(
-                        LEAD_MARK,
-                        ft.Colors.ON_SURFACE if led else ft.Colors.TRANSPARENT,
-                    ),
-                    key=f"cell-{code}-{copy_number}",
                 )
             )
-        rows.append(ft.Row(cells, spacing=GAP, key=f"row-{at}"))
+        rows.append(ft.Row(drawn, spacing=GAP, key=f"row-{at}"))
     return ft.Column(rows, spacing=GAP, key="cards")
 
 

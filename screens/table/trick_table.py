@@ -23,7 +23,7 @@ from screens import ui
 from screens.reasons import last_reasons, rules_opener
 from screens.shell import App
 from screens.table.board import full_board, round_scores, strip
-from screens.table.card_grid import card_grid, trick_seats
+from screens.table.card_grid import Cells, Same, card_grid, trick_seats
 from screens.table.piles import PileCount, pile_entry
 from screens.table.round_view import (
     RoundQuestions,
@@ -61,6 +61,10 @@ class TrickTable:
         self.notice: Notice | None = None
         self.answers = RoundQuestions()
         self.pile = PileCount(size=len(self.session.players))
+        self.cells = Cells()
+        # The parts only the log changes (reasons, board, the round's tricks):
+        # kept by the replay they show, for the same measured reason as cells.
+        self.log_parts = Cells(limit=12)
 
     @property
     def spec(self) -> GameSpec:
@@ -206,16 +210,25 @@ class TrickTable:
                 )
             elif "round" in prompt.expects:
                 parts += self.round_entry()
+        shown = session.base() if session.editing else session.replay
         parts.append(
-            trick_list(
-                session.base() if session.editing else session.replay,
-                lang=self.app.lang,
-                t=self.t,
-                edit=self.edit,
-                labels=self.labels,
+            self.log_parts.get(
+                ("tricks", Same(shown), *self.looks),
+                lambda: trick_list(
+                    shown,
+                    lang=self.app.lang,
+                    t=self.t,
+                    edit=self.edit,
+                    labels=self.labels,
+                ),
             )
         )
         return ui.keyed("entry", parts)
+
+    @property
+    def looks(self) -> tuple[object, ...]:
+        """What besides the log changes how a part is drawn."""
+        return (self.session.editing, self.app.lang, self.app.wide, self.width)
 
     def t(self, key: str, **params: object) -> str:
         return self.app.t(key, **params)
@@ -347,6 +360,7 @@ class TrickTable:
             phone=not self.app.wide,
             lead_suit=lead if seats and seats[0].card else None,
             on_tap=self.tap,
+            cells=self.cells,
         )
         if session.choice is not None:
             grid = ft.Stack(
@@ -434,21 +448,32 @@ class TrickTable:
         summary = session.summary()
         seats = session.seats()
         started = seats[0].player if seats and seats[0].card else None
+        parts = [
+            self.log_parts.get(
+                ("board", Same(session.replay), *self.looks), self.log_bound_board
+            )
+        ]
+        # Mid-trick, who leads next is not known yet: who led this one is.
+        leader, words = (
+            (started, "board.led-by")
+            if started
+            else (summary["leader"], "board.leader")
+        )
+        if leader:
+            parts.append(ft.Row([ft.Text(self.t(words)), ui.figure("leader", leader)]))
+        return ui.keyed("board", parts)
+
+    def log_bound_board(self) -> ft.Control:
+        session = self.session
         parts: list[ft.Control] = []
         if session.editing is None:
             parts += last_reasons(self.app, session.replay)
         parts += full_board(
             self.spec,
             session.players,
-            summary,
+            session.summary(),
             session.replay.state.options,
-            turn=session.next_seat(),
-            leads_next=None if started else summary["leader"],
             t=self.t,
             wide=self.app.wide,
         )
-        if started:
-            parts.append(
-                ft.Row([ft.Text(self.t("board.led-by")), ui.figure("leader", started)])
-            )
-        return ui.keyed("board", parts)
+        return ft.Column(parts, spacing=10)
