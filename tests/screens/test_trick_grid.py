@@ -68,6 +68,11 @@ def kept_taps(table: Table, game_id: str) -> list[str | None]:
     return list(found.get("cards") or [])
 
 
+def box_of(table: Table, identifier: str) -> list[Any]:
+    box = table.wait(identifier).bounding_box() or {}
+    return ["", box.get("x", -1), box.get("y", -1), box.get("width"), box.get("height")]
+
+
 def in_view(box: list[Any], viewport: dict[str, int]) -> bool:
     _, x, y, width, height = box
     return (
@@ -94,10 +99,7 @@ def test_every_card_in_view_and_still(table: Table, browser: Any, game: Any) -> 
                 )
             )
             for name in players:
-                assert in_view(
-                    [""] + list(phone.wait(f"seat-{name}").bounding_box().values()),
-                    viewport,
-                ), name
+                assert in_view(box_of(phone, f"seat-{name}"), viewport), name
         phone.shot(f"grid-{game.slug}")
         cards = plan_trick(table.server, game_id)
         before = boxes(phone)
@@ -192,6 +194,9 @@ def test_undo_redo_return_each_state(table: Table, browser: Any) -> None:
     table.tap("redo")
     table.wait_text("next-player", "Ben")
     assert table.server.summary(game_id)["leader"] == "Ben"
+    # The full board is one tap away.
+    table.tap("board-open")
+    table.wait_until(lambda: in_view(box_of(table, "leader"), PHONES[1]))
 
 
 def test_messages_in_view_and_gone(table: Table, browser: Any) -> None:
@@ -210,8 +215,8 @@ def test_messages_in_view_and_gone(table: Table, browser: Any) -> None:
     pool = [str(c) for c in table.server.store().replay(game_id).prompt().cards]
     second = [code for code in pool if code[0] == lead][: len(seats)]
     play_trick(table, second)
-    warning = table.wait("warning")
-    assert in_view([""] + list(warning.bounding_box().values()), viewport)
+    table.wait("warning")
+    assert in_view(box_of(table, "warning"), viewport)
     # A trick led in another suit, everyone following: nothing to warn of.
     pool = [str(c) for c in table.server.store().replay(game_id).prompt().cards]
     other_lead = next(code for code in pool if code[0] not in (lead, other[0]))
@@ -223,8 +228,8 @@ def test_messages_in_view_and_gone(table: Table, browser: Any) -> None:
     base = [c for c in first if c not in second[:1]]
     for code in [second[0], *base[: len(players) - 1]]:
         table.tap_card(code)
-    error = table.wait("error")
-    assert in_view([""] + list(error.bounding_box().values()), viewport)
+    table.wait("error")
+    assert in_view(box_of(table, "error"), viewport)
     table.tap("cancel-edit")
     table.gone("cancel-edit")
     table.gone("error")
