@@ -4,6 +4,8 @@
 - ui_tap_ms: median time from a card tap to the updated screen (≥ 50 taps).
 - ratios: the same figures divided by the counter app's.
 - ui_taps_per_trick: taps needed to record a four-player trick.
+- ui_scrolls_per_round: cards that were out of view when their turn came, per
+  round, on the smallest phone screen (360×740).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ READ = """ids => ids.map(id => {
     return node ? node.textContent : "";
 }).join("|")"""
 CHANGED = f"([ids, before]) => ({READ})(ids) !== before"
+SMALL_PHONE = {"width": 360, "height": 740}
 
 
 def free_port() -> int:
@@ -115,7 +118,19 @@ def next_trick(store: Any, game_id: str) -> list[str]:
     return chosen
 
 
-def app_figures(browser: Any) -> tuple[float, float, float]:
+def out_of_view(page: Any, identifier: str) -> bool:
+    """Whether the control needs a scroll before a thumb can tap it."""
+    box = page.locator(f'[flt-semantics-identifier="{identifier}"]').bounding_box()
+    size = page.viewport_size
+    return (
+        box is None
+        or box["y"] < 0
+        or box["y"] + box["height"] > size["height"]
+        or box["x"] + box["width"] > size["width"]
+    )
+
+
+def app_figures(browser: Any) -> tuple[float, float, float, float]:
     from companion.log import GameLog
     from companion.store import Store
 
@@ -130,11 +145,13 @@ def app_figures(browser: Any) -> tuple[float, float, float]:
         started = time.perf_counter()
         with served(command):
             page = open_page(browser, port, "new-game", started)
+            page.set_viewport_size(SMALL_PHONE)
             page.locator('[flt-semantics-identifier="resume"]').click()
             page.locator('[flt-semantics-identifier="undo"]').wait_for()
             watch = ["trick-so-far", "next-player", "reasons", "choice-question"]
             taps: list[float] = []
             per_trick: list[int] = []
+            scrolls = 0
             reader = Store(data)
             while len(taps) < TAPS:
                 events = len(reader.load(game_id).log.events)
@@ -149,6 +166,7 @@ def app_figures(browser: Any) -> tuple[float, float, float]:
                     continue
                 count = 0
                 for code in next_trick(reader, game_id):
+                    scrolls += out_of_view(page, f"card-{code}")
                     taps.append(timed_tap(page, f"card-{code}", watch))
                     count += 1
                 if page.evaluate(READ, ["choice-question"]):
@@ -169,8 +187,16 @@ def app_figures(browser: Any) -> tuple[float, float, float]:
                     lambda events=events: len(reader.load(game_id).log.events) > events
                 )
                 per_trick.append(count)
+            rounds = sum(
+                1 for e in reader.load(game_id).log.events if e.get("type") == "round"
+            )
             page.close()
-    return page.cold_start, statistics.median(taps), statistics.median(per_trick)
+    return (
+        page.cold_start,
+        statistics.median(taps),
+        statistics.median(per_trick),
+        scrolls / max(rounds, 1),
+    )
 
 
 def wait_until(check: Callable[[], bool], timeout: float = 10) -> None:
@@ -191,7 +217,7 @@ def run() -> dict[str, object]:
         )
         try:
             counter_start, counter_tap = counter_figures(browser)
-            app_start, app_tap, per_trick = app_figures(browser)
+            app_start, app_tap, per_trick, scrolls = app_figures(browser)
         finally:
             browser.close()
     return {
@@ -200,6 +226,7 @@ def run() -> dict[str, object]:
         "ui_tap_ms": round(app_tap, 1),
         "ui_tap_ratio": round(app_tap / counter_tap, 3),
         "ui_taps_per_trick": per_trick,
+        "ui_scrolls_per_round": round(scrolls, 2),
         "ui_counter_cold_start_s": round(counter_start, 3),
         "ui_counter_tap_ms": round(counter_tap, 1),
     }

@@ -188,7 +188,8 @@ class App:
         # screen, so a tap sends a small patch and the controls keep their ids.
         self.page.controls = [
             ft.SafeArea(
-                key="root",
+                # A screen of its own opens scrolled to its top.
+                key=f"root-{id(self.screen)}",
                 content=ft.Column(
                     [self.kept_top_bar(), body] if self.unlocked else [body],
                     spacing=8,

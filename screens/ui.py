@@ -215,15 +215,25 @@ def icon_tap(
 
 
 def card_button(
-    code: str, label: str, colour: str | None, on_tap: Handler
+    code: str,
+    label: str,
+    colour: str | None,
+    on_tap: Handler,
+    *,
+    spent: bool = False,
+    width: float = TOUCH,
+    height: float = TOUCH + 4,
 ) -> ft.Control:
+    """A card to tap; a spent one keeps its place, faded and inert."""
     button = ft.FilledButton(
         content=ft.Text(label, size=15, weight=ft.FontWeight.BOLD),
         on_click=lambda _: on_tap(),
         bgcolor=colour,
         color=readable_on(colour),
-        width=TOUCH,
-        height=TOUCH + 4,
+        width=width,
+        height=height,
+        disabled=spent,
+        opacity=0.25 if spent else 1.0,
         style=ft.ButtonStyle(
             padding=ft.Padding.all(0), shape=ft.RoundedRectangleBorder(radius=8)
         ),
@@ -337,7 +347,7 @@ def reason_line(
     size: int | None = None,
 ) -> ft.Control:
     """A reason to tap for the rule it rests on; the icon says it can be tapped."""
-    mark = "⚠" if warning else "•"
+    mark = "!" if warning else "•"  # ⚠ has no glyph on the web
     row = ft.Container(
         content=ft.Row(
             [

@@ -21,6 +21,8 @@ CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = ROOT / "screenshots"
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
+# A card already played keeps its place, disabled.
+SPENT = '[aria-disabled="true"]'
 
 pytestmark = pytest.mark.browser
 
@@ -235,10 +237,19 @@ class Table:
                 if attempt == 2:
                     raise
 
+    def card(self, code: str) -> Any:
+        """The first copy of a card still to be played (copies share an id)."""
+        copies = self.page.locator(f'[flt-semantics-identifier="card-{code}"]')
+        return copies.filter(has_not=self.page.locator(SPENT)).and_(
+            self.page.locator(f":not({SPENT})")
+        ).first
+
     def tap_card(self, code: str) -> None:
         """Tap one card and wait until the screen has taken it."""
         before = self.events_marker()
-        self.tap(f"card-{code}")
+        node = self.card(code)
+        node.wait_for(state="attached", timeout=15_000)
+        node.click()
         self.wait_change(before)
 
     def read(self, *identifiers: str) -> str:
@@ -255,7 +266,9 @@ class Table:
         )
 
     def events_marker(self) -> str:
-        return self.read("trick-so-far", "next-player", "reasons", "choice-question")
+        return self.read(
+            "trick-so-far", "next-player", "reasons", "choice-question", "error"
+        )
 
     def wait_change(self, before: str, timeout: float = 10) -> None:
         deadline = time.monotonic() + timeout

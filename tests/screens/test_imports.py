@@ -21,12 +21,24 @@ SHARED = {
 ENTRY = "screens.app"
 
 
+def module_name(path: Path) -> str:
+    """``screens.x`` for a screen's module, ``screens.x.y`` for a part of one."""
+    parts = path.relative_to(SCREENS.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
 def modules() -> dict[str, ast.Module]:
     return {
-        f"screens.{path.stem}": ast.parse(path.read_text(encoding="utf-8"))
-        for path in sorted(SCREENS.glob("*.py"))
-        if path.stem != "__init__"
+        module_name(path): ast.parse(path.read_text(encoding="utf-8"))
+        for path in sorted(SCREENS.rglob("*.py"))
+        if path != SCREENS / "__init__.py"
     }
+
+
+def own_package(name: str) -> set[str]:
+    """A screen split in a package (``screens.x``) may use its own parts."""
+    parts = name.split(".")
+    return {".".join(parts[:2])} if len(parts) > 1 else set()
 
 
 def imported(tree: ast.Module) -> set[str]:
@@ -48,7 +60,12 @@ def test_no_screen_imports_another() -> None:
         if name == ENTRY:
             continue
         allowed = SHARED if name not in SHARED else SHARED - {name}
-        others = imported(tree) - allowed
+        package = own_package(name)
+        others = {
+            found
+            for found in imported(tree) - allowed
+            if not any(found.startswith(f"{p}.") or found == p for p in package)
+        }
         assert not others, f"{name} imports {sorted(others)}"
 
 
@@ -78,5 +95,7 @@ def test_imports_at_the_top_only() -> None:
                     if isinstance(child, ast.Import | ast.ImportFrom)
                 ]
                 assert not inner, f"{name}:{inner[0].lineno} imports inside a block"
-        source = (SCREENS / f"{name.split('.')[1]}.py").read_text(encoding="utf-8")
+        path = SCREENS.parent.joinpath(*name.split("."))
+        path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+        source = path.read_text(encoding="utf-8")
         assert "type: ignore" not in source, name

@@ -135,7 +135,7 @@ def test_the_size_check_finds_small_text() -> None:
 def test_no_text_below_the_smallest_size() -> None:
     problems = {
         path.name: lines
-        for path in sorted(SCREENS.glob("*.py"))
+        for path in sorted(SCREENS.rglob("*.py"))
         if (lines := small_sizes(ast.parse(path.read_text(encoding="utf-8"))))
     }
     assert not problems, f"text smaller than {ui.SMALLEST} px: {problems}"

@@ -1,0 +1,239 @@
+"""The cards of a round as a fixed grid, and the trick being entered seat by seat.
+
+Every copy of every card of the round keeps its cell from the first trick to
+the last: a played card stays where it was, faded and inert, so nothing moves
+under a thumb between two taps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import groupby
+from math import ceil
+
+import flet as ft
+
+from companion.cards import Card
+from companion.games.base import GameSpec
+from companion.session import Seat, Slot
+from screens import ui
+
+GAP = 4
+MIN_CELL = 44  # a cell narrower than this is hard to hit with a thumb
+MAX_CELL = 56
+PHONE_CELL_HEIGHT = 44
+WIDE_CELL_HEIGHT = ui.TOUCH + 4
+# Every seat's box, the card in it and the seat's name: a fixed height.
+SEAT_HEIGHT = 52
+LEAD_MARK = 2  # border width around the cards of the suit led
+
+
+def columns_for(width: float) -> tuple[int, int]:
+    """How many cells fit in a row of ``width``, and each cell's width."""
+    count = max(1, int((width + GAP) // (MIN_CELL + GAP)))
+    cell = int((width - GAP * (count - 1)) // count)
+    return count, min(cell, MAX_CELL)
+
+
+def grid_rows(slots: Sequence[Slot], columns: int) -> list[list[Slot]]:
+    """The slots in rows: each suit on rows of its own when that costs at most
+    one row more than letting the suits run on, else one after the other."""
+    by_suit = [list(cards) for _, cards in groupby(slots, key=lambda s: s[0][0])]
+    own_rows = sum(ceil(len(cards) / columns) for cards in by_suit)
+    if own_rows > ceil(len(slots) / columns) + 1:
+        by_suit = [list(slots)]
+    rows: list[list[Slot]] = []
+    for cards in by_suit:
+        rows += [cards[at : at + columns] for at in range(0, len(cards), columns)]
+    return rows
+
+
+class Same:
+    """A key that matches only this very object (a replay is not hashable);
+    holding it keeps its id from being reused while the key is kept."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.value is self.value
+
+
+class Cells:
+    """The grid's cells kept by what they show.
+
+    Measured: building and comparing every cell of a 56-card grid again on
+    each tap doubled a tap's time beside a bare Flet app; handing Flet the
+    very cell already on screen when nothing in it changed spares that.
+    """
+
+    def __init__(self, limit: int = 600) -> None:
+        self.limit = limit
+        self.kept: dict[tuple[object, ...], ft.Control] = {}
+
+    def get(
+        self, inputs: tuple[object, ...], draw: Callable[[], ft.Control]
+    ) -> ft.Control:
+        found = self.kept.get(inputs)
+        if found is None:
+            if len(self.kept) >= self.limit:
+                self.kept.clear()
+            found = self.kept[inputs] = draw()
+        return found
+
+
+def card_cell(
+    spec: GameSpec,
+    slot: Slot,
+    *,
+    spent: bool,
+    led: bool,
+    width: int,
+    height: int,
+    on_tap: Callable[[str, int], None],
+) -> ft.Control:
+    code, copy_number = slot
+    card = Card.parse(code)
+    return ft.Container(
+        ui.card_button(
+            code,
+            spec.card_label(card),
+            spec.suit_colours().get(card.suit),
+            lambda: on_tap(code, copy_number),
+            spent=spent,
+            width=width - 2 * LEAD_MARK,
+            height=height - 2 * LEAD_MARK,
+        ),
+        width=width,
+        height=height,
+        border_radius=10,
+        border=ft.Border.all(
+            LEAD_MARK, ft.Colors.ON_SURFACE if led else ft.Colors.TRANSPARENT
+        ),
+        key=f"cell-{code}-{copy_number}",
+    )
+
+
+def card_grid(
+    spec: GameSpec,
+    slots: Sequence[Slot],
+    spent: frozenset[Slot],
+    *,
+    width: float,
+    phone: bool,
+    lead_suit: str | None,
+    on_tap: Callable[[str, int], None],
+    cells: Cells,
+) -> ft.Control:
+    """Every card copy of the round in a cell that never moves."""
+    columns, cell = columns_for(width)
+    height = PHONE_CELL_HEIGHT if phone else WIDE_CELL_HEIGHT
+    rows: list[ft.Control] = []
+    for at, row in enumerate(grid_rows(slots, columns)):
+        drawn: list[ft.Control] = []
+        for slot in row:
+            shown = (slot in spent, slot[0][0] == lead_suit)
+            drawn.append(
+                cells.get(
+                    (spec.slug, slot, *shown, cell, height),
+                    lambda slot=slot, shown=shown: card_cell(
+                        spec,
+                        slot,
+                        spent=shown[0],
+                        led=shown[1],
+                        width=cell,
+                        height=height,
+                        on_tap=on_tap,
+                    ),
+                )
+            )
+        rows.append(ft.Row(drawn, spacing=GAP, key=f"row-{at}"))
+    return ft.Column(rows, spacing=GAP, key="cards")
+
+
+def trick_seats(
+    spec: GameSpec,
+    seats: Sequence[Seat],
+    next_player: str | None,
+    *,
+    width: float,
+    take_back: Callable[[str], None],
+    take_back_last: Callable[[], None],
+    take_back_label: str,
+) -> ft.Control:
+    """The trick in play order: each seat's card or an empty box, the next marked.
+
+    Tapping a filled seat takes its card back; the button at the end takes
+    back the card tapped last.
+    """
+    count = max(1, len(seats))
+    seat_width = int((width - ui.TOUCH - GAP * count) // count)
+    colours = spec.suit_colours()
+    boxes: list[ft.Control] = []
+    for seat in seats:
+        card = Card.parse(seat.card) if seat.card else None
+        turn = seat.player == next_player
+        label = spec.card_label(card) if card else "·"
+        fill = colours.get(card.suit) if card else None
+        on_fill = ui.readable_on(fill) if card else ft.Colors.ON_SURFACE
+        words = ft.Column(
+            [
+                ft.Text(
+                    seat.player,
+                    size=ui.SMALLEST,
+                    max_lines=1,
+                    overflow=ft.TextOverflow.ELLIPSIS,
+                    weight=ft.FontWeight.BOLD if turn else None,
+                    color=on_fill,
+                ),
+                ft.Text(
+                    label,
+                    size=16,
+                    weight=ft.FontWeight.BOLD,
+                    color=on_fill if card else ft.Colors.OUTLINE,
+                ),
+            ],
+            spacing=0,
+            tight=True,
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+        )
+        # A button like the cards, so a seat that can be tapped keeps its id.
+        box = ft.FilledButton(
+            content=words,
+            on_click=lambda _, name=seat.player: take_back(name),
+            disabled=card is None,
+            bgcolor=fill or ft.Colors.TRANSPARENT,
+            width=seat_width,
+            height=SEAT_HEIGHT,
+            style=ft.ButtonStyle(
+                padding=ft.Padding.all(0),
+                shape=ft.RoundedRectangleBorder(radius=10),
+                side=ft.BorderSide(
+                    3 if turn else 1,
+                    ft.Colors.PRIMARY if turn else ft.Colors.OUTLINE_VARIANT,
+                ),
+            ),
+        )
+        boxes.append(ui.tagged(f"seat-{seat.player}", box))
+    filled = any(seat.card for seat in seats)
+    boxes.append(
+        ui.icon_tap(
+            ft.Icons.BACKSPACE_OUTLINED,
+            take_back_label,
+            take_back_last,
+            "take-back",
+            disabled=not filled,
+        )
+    )
+    return ui.tagged(
+        "trick-so-far",
+        ft.Row(
+            boxes,
+            spacing=GAP,
+            height=SEAT_HEIGHT,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+    )

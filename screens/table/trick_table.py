@@ -1,0 +1,479 @@
+"""The table for the trick games: a view over the game's session.
+
+The session holds the game, what is being entered and the one undo history;
+this screen draws it and hands each tap to it. On a phone everything needed
+to enter a trick fits the screen without scrolling, and nothing above the
+cards changes height while a trick is entered: the seats, the message line
+and the grid each keep a fixed size, and a choice the rules ask for opens
+over the cards rather than pushing them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import flet as ft
+
+from companion.cards import Card
+from companion.games import describe
+from companion.games.base import GameSpec, Reason
+from companion.i18n import reason_text
+from companion.session import REFUSED, GameSession, Notice
+from screens import ui
+from screens.reasons import last_reasons, rules_opener
+from screens.shell import App
+from screens.table.board import full_board, round_scores, strip
+from screens.table.card_grid import Cells, Same, card_grid, trick_seats
+from screens.table.piles import PileCount, pile_entry
+from screens.table.round_view import (
+    RoundQuestions,
+    game_over,
+    round_event,
+    round_labels,
+    round_start_questions,
+    trick_list,
+)
+
+# Page padding on each side (see screens.app.main) and the gap between panes.
+PAGE_PADDING = 8
+PANE_GAP = 16
+# The message line under the seats: room for three short lines, always there.
+MESSAGE_HEIGHT = 48
+# A second tap on a card already taken says nothing: the first one counted.
+QUIET = frozenset({"table.already-tapped", "table.already-played"})
+BOARD = "board"
+
+
+class TrickTable:
+    def __init__(
+        self,
+        app: App,
+        game_id: str,
+        *,
+        leader: str | None = None,
+        piles: bool = False,
+    ) -> None:
+        self.app = app
+        with app.lock:
+            self.session = GameSession(app.store, game_id, on_change=app.tell_others)
+        self.suggested = leader
+        self.piles = piles
+        self.notice: Notice | None = None
+        self.answers = RoundQuestions()
+        self.pile = PileCount(size=len(self.session.players))
+        self.cells = Cells()
+        # The parts only the log changes (reasons, board, the round's tricks):
+        # kept by the replay they show, for the same measured reason as cells.
+        self.log_parts = Cells(limit=12)
+
+    @property
+    def spec(self) -> GameSpec:
+        return describe(self.session.slug)
+
+    # what the table does
+
+    def reload(self) -> None:
+        """Another device wrote, or this screen comes back: show the game as stored."""
+        with self.app.lock:
+            self.session.refresh()
+        self.notice = None
+
+    def act(
+        self, action: Callable[[], Notice | None], *, quiet: frozenset[str] = QUIET
+    ) -> bool:
+        """Run one action of the session; show its notice; True if it was done."""
+        with self.app.lock:
+            notice = action()
+        self.app.message = None
+        if notice is None or notice.key in quiet:
+            self.notice = None
+        else:
+            self.notice = notice
+        self.app.render()
+        return notice is None or notice.kind != REFUSED
+
+    def tap(self, code: str, copy_number: int) -> None:
+        self.act(lambda: self.session.tap(code, copy_number))
+
+    def take_back(self, player: str) -> None:
+        self.act(lambda: self.session.take_back(player))
+
+    def take_back_last(self) -> None:
+        filled = [seat.player for seat in self.session.seats() if seat.card]
+        if filled:
+            self.take_back(filled[-1])
+
+    def choose(self, option: str) -> None:
+        self.act(lambda: self.session.choose(option))
+
+    def undo(self) -> None:
+        self.act(self.session.undo)
+
+    def redo(self) -> None:
+        self.act(self.session.redo)
+
+    def edit(self, number: int) -> None:
+        self.act(lambda: self.session.start_edit(number))
+
+    def cancel_edit(self) -> None:
+        self.act(self.session.cancel_edit)
+
+    def start_round(self, leader: str | None) -> None:
+        event = round_event(self.spec, leader, self.answers)
+        if self.act(lambda: self.session.record(event)) and self.notice is None:
+            self.answers = RoundQuestions()
+
+    def add_pile(self) -> None:
+        if self.pile.player is None:
+            self.notice = Notice(REFUSED, "pile.who")
+            self.app.render()
+            return
+        event = self.pile.event()
+        if self.act(lambda: self.session.record(event)) and self.notice is None:
+            # A refused pile keeps its counts: only a recorded one starts afresh.
+            self.pile.clear()
+
+    def end_piles(self) -> None:
+        self.act(lambda: self.session.record({"type": "end"}))
+
+    def use_piles(self, value: bool) -> None:
+        self.piles = value
+        self.app.render()
+
+    def show_board(self) -> None:
+        """Scroll the page down to the full board."""
+        root = self.app.page.controls[0] if self.app.page.controls else None
+        column = getattr(root, "content", None)
+        if isinstance(column, ft.Column):
+            self.app.page.run_task(column.scroll_to, scroll_key=BOARD, duration=300)
+
+    # words
+
+    def say(self, notice: Notice) -> str:
+        found = self.app.t(notice.key, **notice.params)
+        return notice.text if found == notice.key else found
+
+    def labels(self, codes: Sequence[str]) -> str:
+        return " ".join(self.spec.card_label(Card.parse(str(c))) for c in codes)
+
+    # the screen
+
+    @property
+    def width(self) -> float:
+        page = (self.app.page.width or 390) - 2 * PAGE_PADDING
+        return (page - PANE_GAP) * 3 / 5 if self.app.wide else page
+
+    def build(self) -> ft.Control:
+        entry = ft.Column(self.entry_part(), spacing=6, key="entry")
+        board = ft.Container(
+            ft.Column(self.board_part(), spacing=10), key=ft.ScrollKey(BOARD)
+        )
+        if self.app.wide:
+            return ft.Row(
+                [
+                    ft.Container(entry, expand=3, key="entry-pane"),
+                    ft.Container(board, expand=2, key="board-pane"),
+                ],
+                vertical_alignment=ft.CrossAxisAlignment.START,
+                spacing=PANE_GAP,
+            )
+        return ft.Column([entry, ft.Divider(height=12), board], spacing=6)
+
+    def entry_part(self) -> list[ft.Control]:
+        session = self.session
+        summary = session.summary()
+        prompt = session.prompt()
+        parts: list[ft.Control] = [self.header()]
+        if not self.app.wide:
+            parts.append(strip(session.players, summary, session.next_seat(), self.t))
+        over = summary["finished"] and session.editing is None
+        if over:
+            parts.append(game_over(summary, self.t))
+        if "trick" in prompt.expects:
+            parts += self.trick_entry()
+        else:
+            parts.append(self.message_line())
+            if over:
+                pass  # nothing more to enter; undo and editing stay
+            elif "pile" in prompt.expects and (
+                self.piles or "round" not in prompt.expects
+            ):
+                parts += pile_entry(
+                    self.pile,
+                    session.players,
+                    prompt,
+                    t=self.t,
+                    redraw=self.app.render,
+                    add=self.add_pile,
+                    end=self.end_piles,
+                    by_trick=lambda: self.use_piles(False),
+                )
+            elif "round" in prompt.expects:
+                parts += self.round_entry()
+        shown = session.base() if session.editing else session.replay
+        parts.append(
+            self.log_parts.get(
+                ("tricks", Same(shown), *self.looks),
+                lambda: trick_list(
+                    shown,
+                    lang=self.app.lang,
+                    t=self.t,
+                    edit=self.edit,
+                    labels=self.labels,
+                ),
+            )
+        )
+        return ui.keyed("entry", parts)
+
+    @property
+    def looks(self) -> tuple[object, ...]:
+        """What besides the log changes how a part is drawn."""
+        return (self.session.editing, self.app.lang, self.app.wide, self.width)
+
+    def t(self, key: str, **params: object) -> str:
+        return self.app.t(key, **params)
+
+    def header(self) -> ft.Control:
+        session, t = self.session, self.t
+        wide = self.app.wide
+        title: list[ft.Control] = []
+        if wide:
+            title.append(ui.heading(t(f"game.{session.slug}"), 20))
+        title += round_labels(self.spec, session.base(), t)
+        turn = session.next_seat()
+        if turn is not None:
+            title.append(
+                ft.Row(
+                    [
+                        ft.Text(t("table.next"), size=13),
+                        ui.figure(
+                            "next-player", turn, size=16, weight=ft.FontWeight.BOLD
+                        ),
+                    ],
+                    spacing=4,
+                    tight=True,
+                )
+            )
+        tools: list[ft.Control] = [
+            ui.icon_tap(
+                ft.Icons.MENU_BOOK,
+                t("table.rules"),
+                rules_opener(self.app, session.slug),
+                "table-rules",
+            )
+        ]
+        if not wide:
+            tools.append(
+                ui.icon_tap(
+                    ft.Icons.LEADERBOARD,
+                    t("board.title"),
+                    self.show_board,
+                    "board-open",
+                )
+            )
+        tools.append(
+            ui.undo_redo(
+                t("table.undo"),
+                t("table.redo"),
+                self.undo,
+                self.redo,
+                can_undo=session.can_undo,
+                can_redo=session.can_redo,
+                compact=not wide,
+            )
+        )
+        return ft.Row(
+            [
+                ft.Row(
+                    title,
+                    spacing=8,
+                    wrap=True,
+                    run_spacing=0,
+                    expand=True,
+                    height=ui.TOUCH,
+                    vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                ),
+                ft.Row(tools, spacing=0, tight=True),
+            ],
+            alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+            height=ui.TOUCH,
+            key="header",
+        )
+
+    def message_line(self) -> ft.Control:
+        """Refusals, warnings and the edit banner, in a box of fixed height."""
+        session, t = self.session, self.t
+        text, identifier, colour, icon = "", "message", None, None
+        if self.notice is not None:
+            text, identifier = self.say(self.notice), "error"
+            colour, icon = ft.Colors.ERROR, ft.Icons.ERROR_OUTLINE
+        elif self.app.message:
+            text, identifier = self.app.message, "error"
+            colour, icon = ft.Colors.ERROR, ft.Icons.ERROR_OUTLINE
+        elif session.editing is not None:
+            text, identifier = t("edit.banner", n=session.editing), "edit-banner"
+            icon = ft.Icons.EDIT
+        elif session.replay.steps and session.replay.steps[-1].outcome.warnings:
+            warning = session.replay.steps[-1].outcome.warnings[0]
+            text, identifier = self.reason(warning), "warning"
+            colour, icon = ft.Colors.ERROR, ft.Icons.WARNING_AMBER
+        items: list[ft.Control] = []
+        if icon is not None:
+            items.append(ft.Icon(icon, size=18, color=colour))
+        items.append(
+            ui.tagged(
+                identifier,
+                ft.Text(
+                    text,
+                    size=12,
+                    color=colour,
+                    weight=ft.FontWeight.W_500,
+                    max_lines=3,
+                    overflow=ft.TextOverflow.ELLIPSIS,
+                ),
+            )
+            if text
+            else ft.Text("")
+        )
+        items[-1] = ft.Container(items[-1], expand=True)
+        if session.editing is not None:
+            items.append(ui.tap(t("edit.cancel"), self.cancel_edit, "cancel-edit"))
+        return ft.Container(
+            ft.Row(items, spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            height=MESSAGE_HEIGHT,
+            key="message",
+        )
+
+    def reason(self, reason: Reason) -> str:
+        return reason_text(reason, self.app.lang)
+
+    def trick_entry(self) -> list[ft.Control]:
+        session = self.session
+        seats = session.seats()
+        lead = next((Card.parse(s.card).suit for s in seats if s.card), None)
+        width = self.width
+        grid = card_grid(
+            self.spec,
+            session.layout(),
+            session.spent(),
+            width=width,
+            phone=not self.app.wide,
+            lead_suit=lead if seats and seats[0].card else None,
+            on_tap=self.tap,
+            cells=self.cells,
+        )
+        if session.choice is not None:
+            grid = ft.Stack(
+                [grid, ft.Container(self.choice_part(), left=0, right=0, top=0)],
+                key="cards-and-choice",
+            )
+        return [
+            trick_seats(
+                self.spec,
+                seats,
+                session.next_seat(),
+                width=width,
+                take_back=self.take_back,
+                take_back_last=self.take_back_last,
+                take_back_label=self.t("table.take-back"),
+            ),
+            self.message_line(),
+            grid,
+        ]
+
+    def choice_part(self) -> ft.Control:
+        session, t = self.session, self.t
+        need = session.choice
+        assert need is not None
+        key = f"choice.{session.slug}.{need.field}"
+        question = t(key, player=need.player)
+        if question == key:
+            question = need.message
+        buttons = ui.choices(
+            [(option, self.option_label(option)) for option in need.options],
+            self.choose,
+            "choice",
+        )
+        return ft.Container(
+            ui.panel(
+                ui.note(question, "choice-question"),
+                ui.wrap(buttons),
+                ui.tap(t("table.take-back"), self.take_back_last, "choice-take-back"),
+                highlight=True,
+            ),
+            bgcolor=ft.Colors.SURFACE,
+            border_radius=12,
+        )
+
+    def option_label(self, option: str) -> str:
+        """A choice in the table's words: a track's name, or the curse card itself."""
+        named = self.t(f"option.{option}")
+        if named != f"option.{option}":
+            return named
+        need = self.session.choice
+        player = need.player if need is not None else None
+        view = self.session.summary()["players"].get(player, {})
+        held = [str(c) for c in view.get("curses", []) if str(c).startswith(option)]
+        return held[0] if len(held) == 1 else option
+
+    def round_entry(self) -> list[ft.Control]:
+        session = self.session
+        summary = session.summary()
+        parts: list[ft.Control] = []
+        if summary["rounds"]:
+            parts.append(
+                round_scores(
+                    session.players, summary, len(summary["rounds"]) - 1, self.t
+                )
+            )
+        parts += round_start_questions(
+            self.spec,
+            session.replay,
+            self.answers,
+            suggested=self.suggested,
+            t=self.t,
+            start=self.start_round,
+            redraw=self.app.render,
+        )
+        if "pile" in session.prompt().expects:
+            parts.append(
+                ui.tap(
+                    self.t("pile.instead"), lambda: self.use_piles(True), "mode-piles"
+                )
+            )
+        return parts
+
+    def board_part(self) -> list[ft.Control]:
+        session = self.session
+        summary = session.summary()
+        seats = session.seats()
+        started = seats[0].player if seats and seats[0].card else None
+        parts = [
+            self.log_parts.get(
+                ("board", Same(session.replay), *self.looks), self.log_bound_board
+            )
+        ]
+        # Mid-trick, who leads next is not known yet: who led this one is.
+        leader, words = (
+            (started, "board.led-by")
+            if started
+            else (summary["leader"], "board.leader")
+        )
+        if leader:
+            parts.append(ft.Row([ft.Text(self.t(words)), ui.figure("leader", leader)]))
+        return ui.keyed("board", parts)
+
+    def log_bound_board(self) -> ft.Control:
+        session = self.session
+        parts: list[ft.Control] = []
+        if session.editing is None:
+            parts += last_reasons(self.app, session.replay)
+        parts += full_board(
+            self.spec,
+            session.players,
+            session.summary(),
+            session.replay.state.options,
+            t=self.t,
+            wide=self.app.wide,
+        )
+        return ft.Column(parts, spacing=10)
