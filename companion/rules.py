@@ -329,6 +329,9 @@ def _stem(word: str) -> str:
 
 
 def _regular_stem(word: str) -> str:
+    # "8s" and "10s" are the cards of that number.
+    if word[-1:] == "s" and word[:-1].isdigit():
+        return word[:-1]
     if word.isdigit() or len(word) <= 3:
         return word
     if word.endswith("ies") and len(word) > 4:

@@ -562,7 +562,7 @@ def _hits(rows: list[dict[str, object]], lang: str, top: int) -> float:
 # Sets never tuned on, each written before the search work it measures.
 HELD_OUT = (
     "held_out", "held_out_2", "held_out_3", "held_out_4", "held_out_5",
-    "held_out_6", "held_out_7", "held_out_8",
+    "held_out_6", "held_out_7", "held_out_8", "held_out_9",
 )
 
 
@@ -574,6 +574,9 @@ def test_the_questions_are_many_and_spread(lang: str) -> None:
     assert len(_questions("held_out_2", lang)) >= 40
     assert len(_questions("held_out_6", lang)) >= (50 if lang == "ja" else 30)
     assert len(_questions("held_out_7", lang)) >= 25
+    latest = _questions("held_out_9", lang)
+    assert len(latest) >= (30 if lang == "ja" else 20)
+    assert sum(row["game"] is None for row in latest) * 3 >= len(latest) - 3
     assert sum(row["game"] is None for row in rows) * 3 >= len(rows) - 3
     games = {str(a).split("/")[0] for row in rows for a in row["answers"]}  # type: ignore[attr-defined]
     assert games == set(SLUGS)
