@@ -19,6 +19,8 @@ WIDE = 700  # from this page width on, entry and scoreboard sit side by side
 Handler = Callable[[], Any]
 # The smallest text anywhere: a label below this is hard to read at a table.
 SMALLEST = 12
+# A spent card keeps its place at this share of its colours' strength.
+SPENT_STRENGTH = 0.25
 
 # Colours. The theme's colours are set, not left to the seed, so that every
 # text's contrast against its background can be worked out (WCAG AA: 4.5:1).
@@ -224,21 +226,30 @@ def card_button(
     width: float = TOUCH,
     height: float = TOUCH + 4,
 ) -> ft.Control:
-    """A card to tap; a spent one keeps its place, faded and inert."""
+    """A card to tap; a spent one keeps its place, faded and inert.
+
+    Faded by its colours rather than an opacity: an opacity gives the card a
+    compositing layer of its own, which a browser redraws on every tap.
+    """
+    ink = readable_on(colour)
     button = ft.FilledButton(
         content=ft.Text(label, size=15, weight=ft.FontWeight.BOLD),
         on_click=lambda _: on_tap(),
-        bgcolor=colour,
-        color=readable_on(colour),
+        bgcolor=faded(colour) if spent else colour,
+        color=faded(ink) if spent else ink,
         width=width,
         height=height,
         disabled=spent,
-        opacity=0.25 if spent else 1.0,
         style=ft.ButtonStyle(
             padding=ft.Padding.all(0), shape=ft.RoundedRectangleBorder(radius=8)
         ),
     )
     return tagged(f"card-{code}", button)
+
+
+def faded(colour: str | None) -> str | None:
+    """``colour`` as a spent card shows it: a quarter of its strength."""
+    return ft.Colors.with_opacity(SPENT_STRENGTH, colour) if colour else None
 
 
 def figure(identifier: str, value: object, **style: Any) -> ft.Control:

@@ -150,7 +150,13 @@ def card_grid(
                     ),
                 )
             )
-        rows.append(ft.Row(drawn, spacing=GAP, key=f"row-{at}"))
+        # A row whose cells all stayed is the very row on screen: Flet skips it.
+        rows.append(
+            cells.get(
+                ("row", at, *map(Same, drawn)),
+                lambda at=at, drawn=drawn: ft.Row(drawn, spacing=GAP, key=f"row-{at}"),
+            )
+        )
     return ft.Column(rows, spacing=GAP, key="cards")
 
 
@@ -163,69 +169,39 @@ def trick_seats(
     take_back: Callable[[str], None],
     take_back_last: Callable[[], None],
     take_back_label: str,
+    cells: Cells,
 ) -> ft.Control:
     """The trick in play order: each seat's card or an empty box, the next marked.
 
     Tapping a filled seat takes its card back; the button at the end takes
-    back the card tapped last.
+    back the card tapped last. A seat a tap leaves alone is the one on screen.
     """
     count = max(1, len(seats))
     seat_width = int((width - ui.TOUCH - GAP * count) // count)
-    colours = spec.suit_colours()
-    boxes: list[ft.Control] = []
-    for seat in seats:
-        card = Card.parse(seat.card) if seat.card else None
-        turn = seat.player == next_player
-        label = spec.card_label(card) if card else "·"
-        fill = colours.get(card.suit) if card else None
-        on_fill = ui.readable_on(fill) if card else ft.Colors.ON_SURFACE
-        words = ft.Column(
-            [
-                ft.Text(
-                    seat.player,
-                    size=ui.SMALLEST,
-                    max_lines=1,
-                    overflow=ft.TextOverflow.ELLIPSIS,
-                    weight=ft.FontWeight.BOLD if turn else None,
-                    color=on_fill,
-                ),
-                ft.Text(
-                    label,
-                    size=16,
-                    weight=ft.FontWeight.BOLD,
-                    color=on_fill if card else ft.Colors.OUTLINE,
-                ),
-            ],
-            spacing=0,
-            tight=True,
-            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-        )
-        # A button like the cards, so a seat that can be tapped keeps its id.
-        box = ft.FilledButton(
-            content=words,
-            on_click=lambda _, name=seat.player: take_back(name),
-            disabled=card is None,
-            bgcolor=fill or ft.Colors.TRANSPARENT,
-            width=seat_width,
-            height=SEAT_HEIGHT,
-            style=ft.ButtonStyle(
-                padding=ft.Padding.all(0),
-                shape=ft.RoundedRectangleBorder(radius=10),
-                side=ft.BorderSide(
-                    3 if turn else 1,
-                    ft.Colors.PRIMARY if turn else ft.Colors.OUTLINE_VARIANT,
-                ),
+    boxes: list[ft.Control] = [
+        cells.get(
+            ("seat", spec.slug, seat, seat.player == next_player, seat_width),
+            lambda seat=seat: seat_box(
+                spec,
+                seat,
+                turn=seat.player == next_player,
+                width=seat_width,
+                take_back=take_back,
             ),
         )
-        boxes.append(ui.tagged(f"seat-{seat.player}", box))
+        for seat in seats
+    ]
     filled = any(seat.card for seat in seats)
     boxes.append(
-        ui.icon_tap(
-            ft.Icons.BACKSPACE_OUTLINED,
-            take_back_label,
-            take_back_last,
-            "take-back",
-            disabled=not filled,
+        cells.get(
+            ("take-back", filled, take_back_label),
+            lambda: ui.icon_tap(
+                ft.Icons.BACKSPACE_OUTLINED,
+                take_back_label,
+                take_back_last,
+                "take-back",
+                disabled=not filled,
+            ),
         )
     )
     return ui.tagged(
@@ -237,3 +213,57 @@ def trick_seats(
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
         ),
     )
+
+
+def seat_box(
+    spec: GameSpec,
+    seat: Seat,
+    *,
+    turn: bool,
+    width: int,
+    take_back: Callable[[str], None],
+) -> ft.Control:
+    """One seat: the player's name over the card tapped for them, or a dot."""
+    card = Card.parse(seat.card) if seat.card else None
+    label = spec.card_label(card) if card else "·"
+    fill = spec.suit_colours().get(card.suit) if card else None
+    on_fill = ui.readable_on(fill) if card else ft.Colors.ON_SURFACE
+    words = ft.Column(
+        [
+            ft.Text(
+                seat.player,
+                size=ui.SMALLEST,
+                max_lines=1,
+                overflow=ft.TextOverflow.ELLIPSIS,
+                weight=ft.FontWeight.BOLD if turn else None,
+                color=on_fill,
+            ),
+            ft.Text(
+                label,
+                size=16,
+                weight=ft.FontWeight.BOLD,
+                color=on_fill if card else ft.Colors.OUTLINE,
+            ),
+        ],
+        spacing=0,
+        tight=True,
+        horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+    # A button like the cards, so a seat that can be tapped keeps its id.
+    box = ft.FilledButton(
+        content=words,
+        on_click=lambda _: take_back(seat.player),
+        disabled=card is None,
+        bgcolor=fill or ft.Colors.TRANSPARENT,
+        width=width,
+        height=SEAT_HEIGHT,
+        style=ft.ButtonStyle(
+            padding=ft.Padding.all(0),
+            shape=ft.RoundedRectangleBorder(radius=10),
+            side=ft.BorderSide(
+                3 if turn else 1,
+                ft.Colors.PRIMARY if turn else ft.Colors.OUTLINE_VARIANT,
+            ),
+        ),
+    )
+    return ui.tagged(f"seat-{seat.player}", box)

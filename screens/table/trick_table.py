@@ -65,6 +65,8 @@ class TrickTable:
         # The parts only the log changes (reasons, board, the round's tricks):
         # kept by the replay they show, for the same measured reason as cells.
         self.log_parts = Cells(limit=12)
+        # The lines above and below the cards, kept by what they show.
+        self.lines = Cells(limit=60)
 
     @property
     def spec(self) -> GameSpec:
@@ -183,9 +185,20 @@ class TrickTable:
         session = self.session
         summary = session.summary()
         prompt = session.prompt()
-        parts: list[ft.Control] = [self.header()]
+        turn = session.next_seat()
+        parts: list[ft.Control] = [
+            self.lines.get(
+                ("header", Same(session.base()), turn, *self.undo_state, *self.looks),
+                self.header,
+            )
+        ]
         if not self.app.wide:
-            parts.append(strip(session.players, summary, session.next_seat(), self.t))
+            parts.append(
+                self.lines.get(
+                    ("strip", Same(session.replay), turn, *self.looks),
+                    lambda: strip(session.players, summary, turn, self.t),
+                )
+            )
         over = summary["finished"] and session.editing is None
         if over:
             parts.append(game_over(summary, self.t))
@@ -229,6 +242,10 @@ class TrickTable:
     def looks(self) -> tuple[object, ...]:
         """What besides the log changes how a part is drawn."""
         return (self.session.editing, self.app.lang, self.app.wide, self.width)
+
+    @property
+    def undo_state(self) -> tuple[bool, bool]:
+        return (self.session.can_undo, self.session.can_redo)
 
     def t(self, key: str, **params: object) -> str:
         return self.app.t(key, **params)
@@ -302,6 +319,10 @@ class TrickTable:
 
     def message_line(self) -> ft.Control:
         """Refusals, warnings and the edit banner, in a box of fixed height."""
+        shown = (Same(self.notice), self.app.message, Same(self.session.replay))
+        return self.lines.get(("message", *shown, *self.looks), self.drawn_message)
+
+    def drawn_message(self) -> ft.Control:
         session, t = self.session, self.t
         text, identifier, colour, icon = "", "message", None, None
         if self.notice is not None:
@@ -376,6 +397,7 @@ class TrickTable:
                 take_back=self.take_back,
                 take_back_last=self.take_back_last,
                 take_back_label=self.t("table.take-back"),
+                cells=self.cells,
             ),
             self.message_line(),
             grid,
@@ -460,7 +482,14 @@ class TrickTable:
             else (summary["leader"], "board.leader")
         )
         if leader:
-            parts.append(ft.Row([ft.Text(self.t(words)), ui.figure("leader", leader)]))
+            parts.append(
+                self.lines.get(
+                    ("leader", words, leader, self.app.lang),
+                    lambda: ft.Row(
+                        [ft.Text(self.t(words)), ui.figure("leader", leader)]
+                    ),
+                )
+            )
         return ui.keyed("board", parts)
 
     def log_bound_board(self) -> ft.Control:
