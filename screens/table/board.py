@@ -100,7 +100,10 @@ def player_panel(
                 ),
             ],
             spacing=3,
-            tight=True,
+            # A long figure (every card a player took) wraps under its label
+            # rather than running off the panel.
+            wrap=True,
+            run_spacing=0,
         )
         for field, value in player_figures(spec.slug, view, options)
     ]

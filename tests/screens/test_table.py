@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from companion.cards import Card
 from companion.replay import replay
+from screens.table.trick_table import PAGE_PADDING
 from tests.screens.conftest import (
     Table,
     check_figures,
@@ -159,3 +161,30 @@ def test_two_screens_on_one_game(table: Table, browser) -> None:
         check_figures(table, game_id)
     finally:
         context.close()
+
+
+def test_a_long_taken_list_wraps_in_its_panel(table: Table) -> None:
+    # Black Hearts lists every card a player took: once one player has taken
+    # most tricks the list is wider than a phone, and must wrap, not run off it.
+    game_id = table.new_game("black-hearts", PLAYERS, "Ann")
+    # The leader holds Two o'clock, the card that opens the round.
+    play_trick(table, plan_trick(table.server, game_id, first="F2"))
+    for _ in range(3):
+        # Leading the highest card left while the others follow low keeps the
+        # tricks with one player.
+        pool = [
+            Card.parse(str(c))
+            for c in table.server.store().replay(game_id).prompt().cards
+        ]
+        highest = str(max(pool, key=lambda card: card.number))
+        play_trick(table, plan_trick(table.server, game_id, first=highest))
+    table.tap("board-open")
+    summary = check_figures(table, game_id)
+    longest = max(len(view["taken"]) for view in summary["players"].values())
+    assert longest >= 12
+    # The panel's text ends inside the page's padding and the panel's own.
+    edge = table.page.viewport_size["width"] - PAGE_PADDING - 10
+    for name in PLAYERS:
+        taken = table.node(f"taken-{name}").bounding_box()
+        assert taken is not None
+        assert taken["x"] + taken["width"] <= edge, name
