@@ -204,10 +204,15 @@ class GameSession:
         game_id: str,
         *,
         on_change: Callable[[], None] | None = None,
+        keep_taps_later: bool = False,
     ) -> None:
         self.store = store
         self.game_id = game_id
         self.on_change = on_change
+        # A screen that shows a tap before keeping it calls keep_taps() after
+        # drawing: the tap is on screen without waiting for the disk.
+        self.keep_taps_later = keep_taps_later
+        self._taps_unkept = False
         self._history: list[_Done] = []
         self._redo: list[_Done] = []
         self._store_redo = 0  # redo entries older than this session
@@ -655,9 +660,20 @@ class GameSession:
 
     def _settle(self, *, wrote: bool) -> None:
         """Keep the taps for a restart; tell listeners when anything was written."""
+        if self.keep_taps_later and not wrote:
+            self._taps_unkept = True
+            return
+        self._taps_unkept = False
         wrote = self._save_taps() or wrote
         if wrote and self.on_change is not None:
             self.on_change()
+
+    def keep_taps(self) -> None:
+        """Keep the taps of the trick being entered, if a change left them unkept."""
+        if self._taps_unkept:
+            self._taps_unkept = False
+            if self._save_taps() and self.on_change is not None:
+                self.on_change()
 
     def _still_valid(self, taps: Taps) -> Taps:
         """``taps`` of the trick at the end of the log, if the log still offers them."""

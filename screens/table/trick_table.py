@@ -55,7 +55,9 @@ class TrickTable:
     ) -> None:
         self.app = app
         with app.lock:
-            self.session = GameSession(app.store, game_id, on_change=app.tell_others)
+            self.session = GameSession(
+                app.store, game_id, on_change=app.tell_others, keep_taps_later=True
+            )
         self.suggested = leader
         self.piles = piles
         self.notice: Notice | None = None
@@ -92,6 +94,9 @@ class TrickTable:
         else:
             self.notice = notice
         self.app.render()
+        # The tap is on screen: now it is kept for a restart and other devices.
+        with self.app.lock:
+            self.session.keep_taps()
         return notice is None or notice.kind != REFUSED
 
     def tap(self, code: str, copy_number: int) -> None:

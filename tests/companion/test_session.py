@@ -313,6 +313,25 @@ def test_taps_survive_a_restart(tmp_path: Path) -> None:
     assert store.load(game_id).log.events == EXAMPLES["wolf-x-trick"].events[:1]
 
 
+def test_taps_kept_later_are_kept_once_the_screen_says_so(tmp_path: Path) -> None:
+    store, game_id = open_game(tmp_path, "wolf-x-trick", events=1)
+    told: list[None] = []
+    session = GameSession(
+        store, game_id, on_change=lambda: told.append(None), keep_taps_later=True
+    )
+    card = EXAMPLES["wolf-x-trick"].events[1]["cards"][0]
+    assert session.tap(card) is None
+    restarted = GameSession(Store(tmp_path, fsync=False), game_id)
+    assert all(seat.card is None for seat in restarted.seats())
+    assert told == []
+    session.keep_taps()
+    restarted = GameSession(Store(tmp_path, fsync=False), game_id)
+    assert restarted.seats()[0].card == card
+    assert told == [None]
+    session.keep_taps()  # nothing new: no write, no word to the others
+    assert told == [None]
+
+
 def test_after_a_restart_redo_uses_the_stores_redo(tmp_path: Path) -> None:
     store, game_id = open_game(tmp_path, "cursed", events=4)
     store.undo(game_id)
