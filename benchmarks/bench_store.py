@@ -10,9 +10,9 @@ from __future__ import annotations
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
+from benchmarks.timing import timed
 from companion.log import GameLog, loads
 from companion.replay import replay
 from companion.storage import AtomicJSONStorage
@@ -59,15 +59,6 @@ def append_times(store: Store, log: GameLog) -> tuple[list[float], list[float]]:
             took = (time.perf_counter() - start) * 1000
             (last if number == len(log.events) else times).append(took)
     return times, last
-
-
-def timed(action: Callable[[], object], runs: int) -> list[float]:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        times.append((time.perf_counter() - start) * 1000)
-    return times
 
 
 def run() -> dict[str, object]:
