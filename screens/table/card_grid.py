@@ -90,23 +90,35 @@ def card_cell(
     slot: Slot,
     *,
     spent: bool,
-    led: bool,
     width: int,
     height: int,
     on_tap: Callable[[str, int], None],
 ) -> ft.Control:
+    """The card's button, inside the room its cell leaves for the lead mark."""
     code, copy_number = slot
     card = Card.parse(code)
+    return ui.card_button(
+        code,
+        spec.card_label(card),
+        spec.suit_colours().get(card.suit),
+        lambda: on_tap(code, copy_number),
+        spent=spent,
+        width=width - 2 * LEAD_MARK,
+        height=height - 2 * LEAD_MARK,
+    )
+
+
+def lead_frame(
+    slot: Slot, button: ft.Control, *, led: bool, width: int, height: int
+) -> ft.Control:
+    """The cell around a card: a frame drawn when its suit was led.
+
+    The very button on screen goes into the new frame, so marking the suit
+    led changes one border per cell and leaves the cards themselves alone.
+    """
+    code, copy_number = slot
     return ft.Container(
-        ui.card_button(
-            code,
-            spec.card_label(card),
-            spec.suit_colours().get(card.suit),
-            lambda: on_tap(code, copy_number),
-            spent=spent,
-            width=width - 2 * LEAD_MARK,
-            height=height - 2 * LEAD_MARK,
-        ),
+        button,
         width=width,
         height=height,
         border_radius=10,
@@ -135,18 +147,24 @@ def card_grid(
     for at, row in enumerate(grid_rows(slots, columns)):
         drawn: list[ft.Control] = []
         for slot in row:
-            shown = (slot in spent, slot[0][0] == lead_suit)
+            is_spent = slot in spent
+            button = cells.get(
+                (spec.slug, slot, is_spent, cell, height),
+                lambda slot=slot, is_spent=is_spent: card_cell(
+                    spec,
+                    slot,
+                    spent=is_spent,
+                    width=cell,
+                    height=height,
+                    on_tap=on_tap,
+                ),
+            )
+            led = slot[0][0] == lead_suit
             drawn.append(
                 cells.get(
-                    (spec.slug, slot, *shown, cell, height),
-                    lambda slot=slot, shown=shown: card_cell(
-                        spec,
-                        slot,
-                        spent=shown[0],
-                        led=shown[1],
-                        width=cell,
-                        height=height,
-                        on_tap=on_tap,
+                    ("frame", Same(button), led),
+                    lambda slot=slot, button=button, led=led: lead_frame(
+                        slot, button, led=led, width=cell, height=height
                     ),
                 )
             )
@@ -195,12 +213,19 @@ def trick_seats(
     boxes.append(
         cells.get(
             ("take-back", filled, take_back_label),
-            lambda: ui.icon_tap(
-                ft.Icons.BACKSPACE_OUTLINED,
-                take_back_label,
-                take_back_last,
+            lambda: ui.quick_tap(
                 "take-back",
+                ft.Icon(
+                    ft.Icons.BACKSPACE_OUTLINED,
+                    color=ft.Colors.ON_SURFACE if filled else ft.Colors.OUTLINE,
+                ),
+                take_back_last,
                 disabled=not filled,
+                bgcolor=None,
+                width=ui.TOUCH,
+                height=ui.TOUCH,
+                radius=ui.TOUCH // 2,
+                label=take_back_label,
             ),
         )
     )
@@ -249,21 +274,17 @@ def seat_box(
         tight=True,
         horizontal_alignment=ft.CrossAxisAlignment.CENTER,
     )
-    # A button like the cards, so a seat that can be tapped keeps its id.
-    box = ft.FilledButton(
-        content=words,
-        on_click=lambda _: take_back(seat.player),
+    return ui.quick_tap(
+        f"seat-{seat.player}",
+        words,
+        lambda: take_back(seat.player),
         disabled=card is None,
-        bgcolor=fill or ft.Colors.TRANSPARENT,
+        bgcolor=fill,
         width=width,
         height=SEAT_HEIGHT,
-        style=ft.ButtonStyle(
-            padding=ft.Padding.all(0),
-            shape=ft.RoundedRectangleBorder(radius=10),
-            side=ft.BorderSide(
-                3 if turn else 1,
-                ft.Colors.PRIMARY if turn else ft.Colors.OUTLINE_VARIANT,
-            ),
+        radius=10,
+        border=ft.Border.all(
+            3 if turn else 1,
+            ft.Colors.PRIMARY if turn else ft.Colors.OUTLINE_VARIANT,
         ),
     )
-    return ui.tagged(f"seat-{seat.player}", box)

@@ -63,7 +63,7 @@ class TrickTable:
         self.notice: Notice | None = None
         self.answers = RoundQuestions()
         self.pile = PileCount(size=len(self.session.players))
-        self.cells = Cells()
+        self.cells = Cells(limit=1000)
         # The parts only the log changes (reasons, board, the round's tricks):
         # kept by the replay they show, for the same measured reason as cells.
         self.log_parts = Cells(limit=12)
