@@ -97,6 +97,9 @@ FIT_POWER = 3
 # An entry whose title asks the question itself: its share of the question's
 # words in the title adds up to this much.
 TITLE_COVER_BONUS = 0.5
+# A word naming the cards of one case (red, purple) says which case is asked
+# about, not which rule: it counts for this share of a word.
+CASE_TRUST = 0.3
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,15 @@ def synonyms(lang: str) -> dict[str, str]:
     path = RULES / lang / "synonyms.json"
     raw: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
     return {_normalise(k): v for k, v in raw.items() if not k.startswith("_")}
+
+
+@cache
+def case_words(lang: str) -> frozenset[str]:
+    """Search terms of the words that name cards rather than rules."""
+    _check_lang(lang)
+    path = RULES / lang / "case-words.json"
+    raw: dict[str, list[str]] = json.loads(path.read_text(encoding="utf-8"))
+    return frozenset(term for word in raw["words"] for term in tokens(word))
 
 
 # Japanese verbs and adjectives change their last kana (外す, 外して, 外さない):
@@ -815,6 +827,13 @@ def _read(query: str, lang: str, game: str | None) -> _Question:
     known = {term for group in groups for term in group}
     extra = [w for w in _widen(rest, lang) if w not in known]
     groups += _groups(index, dict.fromkeys(extra), SYNONYM_TRUST)
+    cases = case_words(lang)
+    groups = [
+        {t: trust * CASE_TRUST for t, trust in group.items()}
+        if group and all(t in cases for t in group)
+        else group
+        for group in groups
+    ]
     # Phrases are compared after typos are mended, so "doubel curse" still counts.
     grammar = _kana_pairs(spelled)
     mended = [
