@@ -100,6 +100,9 @@ TITLE_COVER_BONUS = 0.5
 # A word naming the cards of one case (red, purple) says which case is asked
 # about, not which rule: it counts for this share of a word.
 CASE_TRUST = 0.3
+# A number typed with its sign (-4) is read as the reference writes one.
+_SIGNED = re.compile(r"(?<![0-9a-z])[-−]\s?([0-9])")
+MINUS = {"en": "minus ", "ja": "マイナス"}
 
 
 @dataclass(frozen=True)
@@ -812,6 +815,7 @@ _DEFINITION = re.compile(
 
 def _read(query: str, lang: str, game: str | None) -> _Question:
     index = _index(lang)
+    query = _SIGNED.sub(lambda m: f" {MINUS[lang]}{m.group(1)}", query)
     spelled = _spelled(query)
     named, rest = read_game(spelled)
     words = _join_split_words(_tokens(rest), index)

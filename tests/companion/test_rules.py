@@ -471,6 +471,11 @@ def test_a_colour_names_the_case_not_the_rule() -> None:
     assert "red" in rules.case_words("en") and "紫" in rules.case_words("ja")
 
 
+def test_a_signed_number_reads_as_below_zero() -> None:
+    found = rules.search("im on -2, can that happen", game="trick-runaway")
+    assert found[0].id == "q-rank-below-zero"
+
+
 @pytest.mark.parametrize(
     "query", ["who gets cursed", "a cursed player", "cursed fortune", "CURSED TRICK"]
 )
@@ -560,6 +565,7 @@ def _hits(rows: list[dict[str, object]], lang: str, top: int) -> float:
 HELD_OUT = (
     "held_out", "held_out_2", "held_out_3", "held_out_4", "held_out_5",
     "held_out_6", "held_out_7", "held_out_8", "held_out_9", "held_out_10",
+    "held_out_11",
 )
 
 
@@ -571,7 +577,7 @@ def test_the_questions_are_many_and_spread(lang: str) -> None:
     assert len(_questions("held_out_2", lang)) >= 40
     assert len(_questions("held_out_6", lang)) >= (50 if lang == "ja" else 30)
     assert len(_questions("held_out_7", lang)) >= 25
-    latest = _questions("held_out_10", lang)
+    latest = _questions("held_out_11", lang)
     assert len(latest) >= 45
     assert sum(row["game"] is None for row in latest) * 3 >= len(latest) - 3
     assert sum(row["game"] is None for row in rows) * 3 >= len(rows) - 3
