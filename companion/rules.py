@@ -97,6 +97,12 @@ FIT_POWER = 3
 # An entry whose title asks the question itself: its share of the question's
 # words in the title adds up to this much.
 TITLE_COVER_BONUS = 0.5
+# A word naming the cards of one case (red, purple) says which case is asked
+# about, not which rule: it counts for this share of a word.
+CASE_TRUST = 0.3
+# A number typed with its sign (-4) is read as the reference writes one.
+_SIGNED = re.compile(r"(?<![0-9a-z])[-−]\s?([0-9])")
+MINUS = {"en": "minus ", "ja": "マイナス"}
 
 
 @dataclass(frozen=True)
@@ -177,6 +183,15 @@ def synonyms(lang: str) -> dict[str, str]:
     path = RULES / lang / "synonyms.json"
     raw: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
     return {_normalise(k): v for k, v in raw.items() if not k.startswith("_")}
+
+
+@cache
+def case_words(lang: str) -> frozenset[str]:
+    """Search terms of the words that name cards rather than rules."""
+    _check_lang(lang)
+    path = RULES / lang / "case-words.json"
+    raw: dict[str, list[str]] = json.loads(path.read_text(encoding="utf-8"))
+    return frozenset(term for word in raw["words"] for term in tokens(word))
 
 
 # Japanese verbs and adjectives change their last kana (外す, 外して, 外さない):
@@ -800,6 +815,7 @@ _DEFINITION = re.compile(
 
 def _read(query: str, lang: str, game: str | None) -> _Question:
     index = _index(lang)
+    query = _SIGNED.sub(lambda m: f" {MINUS[lang]}{m.group(1)}", query)
     spelled = _spelled(query)
     named, rest = read_game(spelled)
     words = _join_split_words(_tokens(rest), index)
@@ -815,6 +831,13 @@ def _read(query: str, lang: str, game: str | None) -> _Question:
     known = {term for group in groups for term in group}
     extra = [w for w in _widen(rest, lang) if w not in known]
     groups += _groups(index, dict.fromkeys(extra), SYNONYM_TRUST)
+    cases = case_words(lang)
+    groups = [
+        {t: trust * CASE_TRUST for t, trust in group.items()}
+        if group and all(t in cases for t in group)
+        else group
+        for group in groups
+    ]
     # Phrases are compared after typos are mended, so "doubel curse" still counts.
     grammar = _kana_pairs(spelled)
     mended = [
