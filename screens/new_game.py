@@ -199,10 +199,9 @@ class NewGame:
             if self.edition_counts():
                 self.load_edition()
         self.refresh()
-        if submitted and self.name_field is not None:
-            # Enter takes the focus from the field: give it back, so the next
-            # name can be typed at once. (Not after a tap on Add: asked for
-            # then, the browser leaves its input behind until the next tap.)
+        if (submitted or typed) and self.name_field is not None:
+            # Enter, or a tap on Add, takes the focus from the field: give it
+            # back, so the next name can be typed at once.
             self.app.page.run_task(self.name_field.focus)
 
     def count_refused(self) -> str | None:

@@ -58,6 +58,23 @@ def test_enter_keeps_the_name_field(table: Table) -> None:
     table.wait("remove-Eve")
 
 
+def test_add_gives_the_focus_back_to_the_name_field(table: Table) -> None:
+    """After a tap on Add the next name is typed at once, with no tap between."""
+    table.tap("new-game")
+    table.tap("game-cursed")
+    table.type_into("name-field", "Ann")
+    table.tap("add-player")
+    table.wait("remove-Ann")
+    for name in ("Ben", "Cy"):
+        focused = table.page.locator("input:focus, textarea:focus")
+        focused.wait_for(state="attached", timeout=15_000)
+        table.wait_until(lambda focused=focused: table.inside(focused, "name-field"))
+        table.page.keyboard.type(name)
+        table.tap("add-player")
+        table.wait(f"remove-{name}")
+    table.shot("new-game-after-add")
+
+
 def test_player_counts_in_plain_words(table: Table) -> None:
     table.tap("new-game")
     table.tap("game-cursed-tricks")
