@@ -565,7 +565,7 @@ def _hits(rows: list[dict[str, object]], lang: str, top: int) -> float:
 HELD_OUT = (
     "held_out", "held_out_2", "held_out_3", "held_out_4", "held_out_5",
     "held_out_6", "held_out_7", "held_out_8", "held_out_9", "held_out_10",
-    "held_out_11",
+    "held_out_11", "held_out_12", "held_out_13",
 )
 
 
@@ -577,7 +577,7 @@ def test_the_questions_are_many_and_spread(lang: str) -> None:
     assert len(_questions("held_out_2", lang)) >= 40
     assert len(_questions("held_out_6", lang)) >= (50 if lang == "ja" else 30)
     assert len(_questions("held_out_7", lang)) >= 25
-    latest = _questions("held_out_11", lang)
+    latest = _questions("held_out_13", lang)
     assert len(latest) >= 45
     assert sum(row["game"] is None for row in latest) * 3 >= len(latest) - 3
     assert sum(row["game"] is None for row in rows) * 3 >= len(rows) - 3
