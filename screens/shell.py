@@ -76,6 +76,7 @@ class App:
         self.bar: tuple[tuple[Any, ...], Screen | None, ft.Control] | None = None
         self.message: str | None = None
         self.awake = False
+        self.themes: tuple[ft.Theme, ft.Theme] | None = None
 
     # words and settings
 
@@ -181,8 +182,14 @@ class App:
         self.page.theme_mode = ft.ThemeMode.DARK if self.dark else ft.ThemeMode.LIGHT
         # Roboto lacks arrows and ticks the reasons use; the served font has them.
         font = JAPANESE_FONT
-        self.page.theme = ui.theme(dark=False, font=font)
-        self.page.dark_theme = ui.theme(dark=True, font=font)
+        if self.themes is None:
+            # Made once: a theme made anew is compared field by field on
+            # every redraw, though it never changes.
+            self.themes = (
+                ui.theme(dark=False, font=font),
+                ui.theme(dark=True, font=font),
+            )
+        self.page.theme, self.page.dark_theme = self.themes
         body = self.screen.build()
         # A stable key lets Flet diff the rebuilt tree against the one on
         # screen, so a tap sends a small patch and the controls keep their ids.
