@@ -293,6 +293,7 @@ _STOPWORDS = frozenset(
         "have", "has", "had", "dont", "doesnt", "didnt", "you", "your", "they", "them",
         "their", "he", "she", "his", "her", "whos", "hows", "u", "ur", "pls", "plz",
         "wat", "ok", "okay", "just", "like", "am", "us", "yes", "work", "works",
+        "w", "lol", "n", "bc",
     }
 )
 _IRREGULAR = {
