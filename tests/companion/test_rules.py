@@ -566,7 +566,7 @@ HELD_OUT = (
     "held_out", "held_out_2", "held_out_3", "held_out_4", "held_out_5",
     "held_out_6", "held_out_7", "held_out_8", "held_out_9", "held_out_10",
     "held_out_11", "held_out_12", "held_out_13",
-    "held_out_14", "held_out_15",
+    "held_out_14", "held_out_15", "held_out_16",
 )
 
 
