@@ -582,7 +582,7 @@ HELD_OUT = (
     "held_out_6", "held_out_7", "held_out_8", "held_out_9", "held_out_10",
     "held_out_11", "held_out_12", "held_out_13",
     "held_out_14", "held_out_15", "held_out_16", "held_out_17",
-    "held_out_18",
+    "held_out_18", "held_out_19", "held_out_20",
 )
 
 
