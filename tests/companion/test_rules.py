@@ -582,7 +582,7 @@ HELD_OUT = (
     "held_out_6", "held_out_7", "held_out_8", "held_out_9", "held_out_10",
     "held_out_11", "held_out_12", "held_out_13",
     "held_out_14", "held_out_15", "held_out_16", "held_out_17",
-    "held_out_18", "held_out_19", "held_out_20",
+    "held_out_18", "held_out_19", "held_out_20", "held_out_21", "held_out_22",
 )
 
 
@@ -594,7 +594,7 @@ def test_the_questions_are_many_and_spread(lang: str) -> None:
     assert len(_questions("held_out_2", lang)) >= 40
     assert len(_questions("held_out_6", lang)) >= (50 if lang == "ja" else 30)
     assert len(_questions("held_out_7", lang)) >= 25
-    latest = _questions("held_out_18", lang)
+    latest = _questions("held_out_22", lang)
     assert len(latest) >= 45
     assert sum(row["game"] is None for row in latest) * 3 >= len(latest) - 3
     assert sum(row["game"] is None for row in rows) * 3 >= len(rows) - 3
