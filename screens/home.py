@@ -32,38 +32,36 @@ class Home:
         app, t = self.app, self.app.t
         parts: list[ft.Control] = [ui.heading(t("app.title"), 24)]
         waiting = app.call(app.store.unfinished) or []
+        # The three ways on stay at the top, however many games wait below.
+        parts.append(
+            ui.wrap(
+                [
+                    ui.tap(
+                        t("home.new"),
+                        lambda: app.show(NEW_GAME),
+                        "new-game",
+                        primary=not waiting,
+                        icon=ft.Icons.ADD,
+                    ),
+                    ui.tap(
+                        t("home.past"),
+                        lambda: app.show(HISTORY),
+                        "past-games",
+                        icon=ft.Icons.HISTORY,
+                    ),
+                    ui.tap(
+                        t("home.rules"),
+                        lambda: app.show(RULES),
+                        "rules",
+                        icon=ft.Icons.MENU_BOOK,
+                    ),
+                ]
+            )
+        )
         if waiting:
             # newest first, as the store lists them
             games = [self.waiting(info, at == 0) for at, info in enumerate(waiting)]
             parts.append(ui.panel(ui.heading(t("home.resume-title"), 16), *games))
-        parts.append(
-            ui.tap(
-                t("home.new"),
-                lambda: app.show(NEW_GAME),
-                "new-game",
-                primary=not waiting,
-                icon=ft.Icons.ADD,
-                width=260,
-            )
-        )
-        parts.append(
-            ui.tap(
-                t("home.past"),
-                lambda: app.show(HISTORY),
-                "past-games",
-                icon=ft.Icons.HISTORY,
-                width=260,
-            )
-        )
-        parts.append(
-            ui.tap(
-                t("home.rules"),
-                lambda: app.show(RULES),
-                "rules",
-                icon=ft.Icons.MENU_BOOK,
-                width=260,
-            )
-        )
         for warning in app.call(app.store.warnings) or []:
             parts.append(ui.note(warning, error=True))
         if app.message:

@@ -317,8 +317,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: Any) -> Iterator[None]:
                 found.shot(f"failed-{item.name}")
 
 
+def plain_settings(server: Server) -> None:
+    """Each test's tab opens in English and the light theme, whatever a test
+    before it switched (and left switched when it failed)."""
+    store = server.store()
+    store.set_setting("lang", "en")
+    store.set_setting("theme", "light")
+
+
 @pytest.fixture()
 def table(browser: Any, server: Server) -> Iterator[Table]:
+    plain_settings(server)
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     yield Table(page, server).open()
@@ -327,6 +336,7 @@ def table(browser: Any, server: Server) -> Iterator[Table]:
 
 @pytest.fixture()
 def tablet(browser: Any, server: Server) -> Iterator[Table]:
+    plain_settings(server)
     context = browser.new_context(viewport=TABLET)
     page = context.new_page()
     yield Table(page, server).open()
