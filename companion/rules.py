@@ -196,6 +196,20 @@ def case_words(lang: str) -> frozenset[str]:
     return frozenset(term for word in raw["words"] for term in tokens(word))
 
 
+@cache
+def _said_not(lang: str) -> re.Pattern[str]:
+    """What players say is not the case ("no ties"): not a topic they ask about."""
+    _check_lang(lang)
+    path = RULES / lang / "said-not.json"
+    raw: dict[str, list[str]] = json.loads(path.read_text(encoding="utf-8"))
+    phrases = sorted(raw["phrases"], key=len, reverse=True)
+    if lang == "en":
+        return re.compile(
+            r"\b(?:" + "|".join(re.escape(p) for p in phrases) + r")\b", re.IGNORECASE
+        )
+    return re.compile("|".join(re.escape(p) for p in phrases))
+
+
 # Japanese verbs and adjectives change their last kana (外す, 外して, 外さない):
 # a word from the data ending in one of these matches with any kana its row
 # takes. A る after an e- or i-row kana is an ichidan verb whose stem stands
@@ -819,6 +833,7 @@ _DEFINITION = re.compile(
 def _read(query: str, lang: str, game: str | None) -> _Question:
     index = _index(lang)
     query = _SIGNED.sub(lambda m: f" {MINUS[lang]}{m.group(1)}", query)
+    query = _said_not(lang).sub(" ", unicodedata.normalize("NFKC", query))
     spelled = _spelled(query)
     named, rest = read_game(spelled)
     words = _join_split_words(_tokens(rest), index)

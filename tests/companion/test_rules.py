@@ -486,6 +486,14 @@ def test_the_sentence_that_asks_outweighs_the_story_before_it() -> None:
     assert lead_trust(f"{story} who leads next?") == lead_trust(story)
 
 
+def test_what_players_say_is_not_the_case_is_not_asked_about() -> None:
+    question = "final scores 7, 4 and 2, nobody tied. who wins"
+    found = rules.search(question, "en", "wolf-x-trick")
+    assert found[0].id == "winner"
+    asked = rules._read("同点なし、誰が勝ち？", "ja", "wolf-x-trick")
+    assert not any("同点" in group for group in asked.groups)
+
+
 def test_a_signed_number_reads_as_below_zero() -> None:
     found = rules.search("my rank is -2 now, can that happen", game="trick-runaway")
     assert found[0].id == "q-rank-below-zero"
