@@ -15,10 +15,10 @@ from typing import Any
 
 from benchmarks.bench_ui import (
     CHANGED,
-    CHROMIUM,
     PLAYERS,
     READ,
     ROOT,
+    chromium,
     free_port,
     next_trick,
     open_page,
@@ -99,17 +99,8 @@ def follow_figures(browser: Any) -> float:
 
 
 def run() -> dict[str, object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        try:
-            follow = follow_figures(browser)
-        finally:
-            browser.close()
+    with chromium() as browser:
+        follow = follow_figures(browser)
     return {"share_follow_ms": round(follow, 1)}
 
 

@@ -903,9 +903,10 @@ def _ask_first(
         return groups
     ask = sentences[asking]
     story = " ".join(sentences[:asking] + sentences[asking + 1 :])
-    asked = set(_tokens(ask))
     if _CJK.search(ask):
         asked = set(_tokens(_spelled(ask))) | _stems(_spelled(ask))
+    else:
+        asked = set(_tokens(ask))
     told = set(_tokens(_spelled(story))) if story else set()
     return [
         group

@@ -48,43 +48,6 @@ def grid_rows(slots: Sequence[Slot], columns: int) -> list[list[Slot]]:
     return rows
 
 
-class Same:
-    """A key that matches only this very object (a replay is not hashable);
-    holding it keeps its id from being reused while the key is kept."""
-
-    def __init__(self, value: object) -> None:
-        self.value = value
-
-    def __hash__(self) -> int:
-        return id(self.value)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Same) and other.value is self.value
-
-
-class Cells:
-    """The grid's cells kept by what they show.
-
-    Measured: building and comparing every cell of a 56-card grid again on
-    each tap doubled a tap's time beside a bare Flet app; handing Flet the
-    very cell already on screen when nothing in it changed spares that.
-    """
-
-    def __init__(self, limit: int = 600) -> None:
-        self.limit = limit
-        self.kept: dict[tuple[object, ...], ft.Control] = {}
-
-    def get(
-        self, inputs: tuple[object, ...], draw: Callable[[], ft.Control]
-    ) -> ft.Control:
-        found = self.kept.get(inputs)
-        if found is None:
-            if len(self.kept) >= self.limit:
-                self.kept.clear()
-            found = self.kept[inputs] = draw()
-        return found
-
-
 def card_cell(
     spec: GameSpec,
     slot: Slot,
@@ -138,7 +101,7 @@ def card_grid(
     phone: bool,
     lead_suit: str | None,
     on_tap: Callable[[str, int], None],
-    cells: Cells,
+    cells: ui.Memo,
 ) -> ft.Control:
     """Every card copy of the round in a cell that never moves."""
     columns, cell = columns_for(width)
@@ -162,7 +125,7 @@ def card_grid(
             led = slot[0][0] == lead_suit
             drawn.append(
                 cells.get(
-                    ("frame", Same(button), led),
+                    ("frame", ui.Same(button), led),
                     lambda slot=slot, button=button, led=led: lead_frame(
                         slot, button, led=led, width=cell, height=height
                     ),
@@ -171,7 +134,7 @@ def card_grid(
         # A row whose cells all stayed is the very row on screen: Flet skips it.
         rows.append(
             cells.get(
-                ("row", at, *map(Same, drawn)),
+                ("row", at, *map(ui.Same, drawn)),
                 lambda at=at, drawn=drawn: ft.Row(drawn, spacing=GAP, key=f"row-{at}"),
             )
         )
@@ -187,7 +150,7 @@ def trick_seats(
     take_back: Callable[[str], None],
     take_back_last: Callable[[], None],
     take_back_label: str,
-    cells: Cells,
+    cells: ui.Memo,
 ) -> ft.Control:
     """The trick in play order: each seat's card or an empty box, the next marked.
 

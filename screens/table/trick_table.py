@@ -23,7 +23,7 @@ from screens import ui
 from screens.reasons import last_reasons, rules_opener
 from screens.shell import App
 from screens.table.board import full_board, round_scores, strip
-from screens.table.card_grid import Cells, Same, card_grid, trick_seats
+from screens.table.card_grid import card_grid, trick_seats
 from screens.table.piles import PileCount, pile_entry
 from screens.table.round_view import (
     RoundQuestions,
@@ -63,12 +63,12 @@ class TrickTable:
         self.notice: Notice | None = None
         self.answers = RoundQuestions()
         self.pile = PileCount(size=len(self.session.players))
-        self.cells = Cells(limit=1000)
+        self.cells = ui.Memo(limit=1000)
         # The parts only the log changes (reasons, board, the round's tricks):
         # kept by the replay they show, for the same measured reason as cells.
-        self.log_parts = Cells(limit=12)
+        self.log_parts = ui.Memo(limit=12)
         # The lines above and below the cards, kept by what they show.
-        self.lines = Cells(limit=60)
+        self.lines = ui.Memo(limit=60)
 
     @property
     def spec(self) -> GameSpec:
@@ -193,14 +193,20 @@ class TrickTable:
         turn = session.next_seat()
         parts: list[ft.Control] = [
             self.lines.get(
-                ("header", Same(session.base()), turn, *self.undo_state, *self.looks),
+                (
+                    "header",
+                    ui.Same(session.base()),
+                    turn,
+                    *self.undo_state,
+                    *self.looks,
+                ),
                 self.header,
             )
         ]
         if not self.app.wide:
             parts.append(
                 self.lines.get(
-                    ("strip", Same(session.replay), turn, *self.looks),
+                    ("strip", ui.Same(session.replay), turn, *self.looks),
                     lambda: strip(session.players, summary, turn, self.t),
                 )
             )
@@ -231,7 +237,7 @@ class TrickTable:
         shown = session.base() if session.editing else session.replay
         parts.append(
             self.log_parts.get(
-                ("tricks", Same(shown), *self.looks),
+                ("tricks", ui.Same(shown), *self.looks),
                 lambda: trick_list(
                     shown,
                     lang=self.app.lang,
@@ -324,7 +330,7 @@ class TrickTable:
 
     def message_line(self) -> ft.Control:
         """Refusals, warnings and the edit banner, in a box of fixed height."""
-        shown = (Same(self.notice), self.app.message, Same(self.session.replay))
+        shown = (ui.Same(self.notice), self.app.message, ui.Same(self.session.replay))
         return self.lines.get(("message", *shown, *self.looks), self.drawn_message)
 
     def drawn_message(self) -> ft.Control:
@@ -477,7 +483,7 @@ class TrickTable:
         started = seats[0].player if seats and seats[0].card else None
         parts = [
             self.log_parts.get(
-                ("board", Same(session.replay), *self.looks), self.log_bound_board
+                ("board", ui.Same(session.replay), *self.looks), self.log_bound_board
             )
         ]
         # Mid-trick, who leads next is not known yet: who led this one is.
