@@ -2,29 +2,24 @@
 
 from __future__ import annotations
 
-import json
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from companion import rules
+from companion import recall, rules
 
-QUESTIONS = Path(__file__).resolve().parent.parent / "tests" / "companion" / (
-    "rules_questions"
-)
 COLD_RUNS = 7
 
 
 def questions() -> list[tuple[str, str, str | None]]:
-    """(question, language, game chosen) for every question kept for measuring."""
-    found = []
-    for path in sorted(QUESTIONS.glob("*.json")):
-        lang = path.stem.rsplit(".", 1)[1]
-        for row in json.loads(path.read_text(encoding="utf-8")):
-            found.append((row["question"], lang, row["game"]))
-    return found
+    """(question, language, game chosen) for every question players have asked."""
+    return [
+        (asked.question, lang, asked.game)
+        for lang in rules.LANGUAGES
+        for asked in recall.load(lang)
+    ]
 
 
 def run() -> dict[str, object]:

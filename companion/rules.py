@@ -11,6 +11,8 @@ that game, and players' own words are widened through ``synonyms.json``.
 
 from __future__ import annotations
 
+import hashlib
+import heapq
 import json
 import math
 import re
@@ -21,6 +23,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TextIO
+
+from companion.recall import Asked, Reading, Recall
+from companion.recall import load as load_asked
 
 LANGUAGES = ("en", "ja")
 RULES = Path(__file__).resolve().parent.parent / "data" / "rules"
@@ -994,36 +999,165 @@ def _game_fit(question: _Question, index: _Index) -> dict[str, float]:
 
 
 def find(
-    query: str, lang: str = "en", game: str | None = None, limit: int = 10
+    query: str,
+    lang: str = "en",
+    game: str | None = None,
+    limit: int = 10,
+    recall: Recall | None = None,
 ) -> list[Match]:
     """Entries that answer ``query`` with their scores, best first.
 
     ``game`` limits the search to one game; without it, a game named in the
-    query does.
+    query does. The questions taught (``recall``, all of them unless given)
+    vote for the entries that answered questions like it.
     """
     index = _index(lang)
     question = _read(query, lang, game)
     if not question.groups:
         return []
     fit = _game_fit(question, index) if question.game is None else {}
-    scored: list[tuple[float, int, Match]] = []
+    found: list[tuple[float, int, Entry, set[str]]] = []
     for position, doc in enumerate(index.docs):
         if question.game is not None and doc.entry.game != question.game:
             continue
         score, matched = _score(doc, question, index)
-        score *= fit.get(doc.entry.game, 1.0)
         if score > 0:
-            found = Match(doc.entry, score, frozenset(matched))
-            scored.append((score, position, found))
+            found.append((score, position, doc.entry, matched))
+    if not found:
+        return []
+    votes = (recall or _recall(lang)).votes(_reading(question))
+    best, runner_up = heapq.nlargest(2, [score for score, *_ in found] + [0.0])
+    # An entry far ahead on the words alone is taken at its words, and so is a
+    # single word looked up: it names a topic more than it asks a question.
+    share = RECALL_SHARE * min(1.0, runner_up / best / CLEAR_LEAD)
+    share *= min(1.0, len(question.sequence) / ASKING_WORDS)
+    scored = [
+        (
+            fit.get(entry.game, 1.0)
+            * (
+                (1 - share) * score / best
+                + share * votes.get(f"{entry.game}/{entry.id}", 0.0)
+            ),
+            position,
+            Match(entry, score, frozenset(matched)),
+        )
+        for score, position, entry, matched in found
+    ]
     scored.sort(key=lambda item: (-item[0], item[1]))
-    return [match for _, _, match in scored[:limit]]
+    return [
+        Match(match.entry, score, match.terms) for score, _, match in scored[:limit]
+    ]
 
 
 def search(
-    query: str, lang: str = "en", game: str | None = None, limit: int = 10
+    query: str,
+    lang: str = "en",
+    game: str | None = None,
+    limit: int = 10,
+    recall: Recall | None = None,
 ) -> list[Entry]:
     """Entries that answer ``query``, best first (empty when nothing matches)."""
-    return [match.entry for match in find(query, lang, game, limit)]
+    return [match.entry for match in find(query, lang, game, limit, recall)]
+
+
+# --- Questions asked before ------------------------------------------------------
+
+# How much the questions asked before decide, against the words of the entries.
+# Measured on fresh sets, each with only the sets written before it taught.
+RECALL_SHARE = 0.8
+# The runner-up's share of the best entry's score below which the questions
+# asked before count for less, as the best entry's lead grows.
+CLEAR_LEAD = 0.3
+# The words (after the grammar) a question needs to count as fully asked.
+ASKING_WORDS = 2
+
+# Reading a thousand questions takes longer than a command may, so their
+# readings are kept, with a fingerprint of what reading depends on: the search's
+# own code and the reference. A reading whose fingerprint no longer matches is
+# read again (a test keeps the kept ones current: write_readings() renews them).
+_READ_FROM = (Path(__file__), *sorted(RULES.glob("*.json")))
+
+
+def _readings_path(lang: str) -> Path:
+    return RULES / lang / "asked-readings.json"
+
+
+def _fingerprint(lang: str) -> str:
+    digest = hashlib.sha256()
+    for path in (*_READ_FROM, *sorted((RULES / lang).glob("*.json"))):
+        if path != _readings_path(lang):
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _reading(question: _Question) -> dict[str, float]:
+    reading: dict[str, float] = {}
+    for group in question.groups:
+        for term, trust in group.items():
+            reading[term] = max(reading.get(term, 0.0), trust)
+    return reading
+
+
+def _kept_readings(lang: str) -> dict[str, Reading]:
+    path = _readings_path(lang)
+    if not path.exists():
+        return {}
+    kept = json.loads(path.read_text(encoding="utf-8"))
+    return kept["readings"] if kept.get("fingerprint") == _fingerprint(lang) else {}
+
+
+def readings(lang: str, asked: Iterable[Asked]) -> dict[str, Reading]:
+    """Each question asked, read as the search reads a new one."""
+    kept = _kept_readings(lang)
+    return {
+        a.question: kept.get(a.question) or _reading(_read(a.question, lang, None))
+        for a in asked
+    }
+
+
+def readings_are_current(lang: str) -> bool:
+    """Whether the readings kept are those of every question taught, as read now."""
+    path = _readings_path(lang)
+    if not path.exists():
+        return False
+    kept = json.loads(path.read_text(encoding="utf-8"))
+    taught = {asked.question for asked in load_asked(lang)}
+    return kept["fingerprint"] == _fingerprint(lang) and set(kept["readings"]) == taught
+
+
+def write_readings(lang: str) -> None:
+    asked = load_asked(lang)
+    read = readings(lang, asked)
+    # One question a line, so that a new set shows as its own lines.
+    lines = [
+        json.dumps(question, ensure_ascii=False)
+        + ": "
+        + json.dumps(
+            {term: round(trust, 4) for term, trust in read[question].items()},
+            ensure_ascii=False,
+            sort_keys=True,
+        )
+        for question in sorted(read)
+    ]
+    text = (
+        f'{{"fingerprint": "{_fingerprint(lang)}",\n"readings": {{\n'
+        + ",\n".join(lines)
+        + "\n}}\n"
+    )
+    _readings_path(lang).write_text(text, encoding="utf-8")
+
+
+@cache
+def _recall(lang: str) -> Recall:
+    asked = load_asked(lang)
+    read = readings(lang, asked)
+    return Recall([(a, read[a.question]) for a in asked], _index(lang).idf)
+
+
+def recall(lang: str) -> Recall:
+    """Every question taught in ``lang``, ready to vote."""
+    _check_lang(lang)
+    return _recall(lang)
 
 
 # --- Showing a result ----------------------------------------------------------
