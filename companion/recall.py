@@ -68,12 +68,13 @@ class Recall:
     ) -> None:
         self.taught = tuple(taught)
         self._idf = idf
-        self._postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        # Which taught questions hold each term, and each one's whole weight.
+        self._holding: dict[str, list[int]] = defaultdict(list)
         self._mass: list[float] = []
         for position, (_, reading) in enumerate(self.taught):
             weights = self._weigh(reading)
-            for term, weight in weights.items():
-                self._postings[term].append((position, weight))
+            for term in weights:
+                self._holding[term].append(position)
             self._mass.append(sum(weights.values()))
 
     def _weigh(self, reading: Reading) -> dict[str, float]:
@@ -99,7 +100,7 @@ class Recall:
             return {}
         shared: dict[int, float] = defaultdict(float)
         for term, weight in asked.items():
-            for position, _ in self._postings.get(term, ()):
+            for position in self._holding.get(term, ()):
                 shared[position] += weight
         likeness: dict[str, list[float]] = defaultdict(list)
         for position, common in shared.items():

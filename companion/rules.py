@@ -1039,13 +1039,15 @@ def find(
                 + share * votes.get(f"{entry.game}/{entry.id}", 0.0)
             ),
             position,
-            Match(entry, score, frozenset(matched)),
+            entry,
+            matched,
         )
         for score, position, entry, matched in found
     ]
     scored.sort(key=lambda item: (-item[0], item[1]))
     return [
-        Match(match.entry, score, match.terms) for score, _, match in scored[:limit]
+        Match(entry, score, frozenset(matched))
+        for score, _, entry, matched in scored[:limit]
     ]
 
 
