@@ -7,6 +7,8 @@ word forms, small typos, and Japanese written without spaces (matched by
 character pairs), in kana where the reference writes kanji (``spellings.json``)
 or in another inflection. A game named in the question narrows the search to
 that game, and players' own words are widened through ``synonyms.json``.
+Questions players asked before (``data/rules/asked``) vote for the entries
+that answered them (``recall.py``).
 """
 
 from __future__ import annotations
@@ -1003,12 +1005,12 @@ def find(
     lang: str = "en",
     game: str | None = None,
     limit: int = 10,
-    recall: Recall | None = None,
+    taught: Recall | None = None,
 ) -> list[Match]:
     """Entries that answer ``query`` with their scores, best first.
 
     ``game`` limits the search to one game; without it, a game named in the
-    query does. The questions taught (``recall``, all of them unless given)
+    query does. The questions taught (``taught``, all of them unless given)
     vote for the entries that answered questions like it.
     """
     index = _index(lang)
@@ -1025,7 +1027,7 @@ def find(
             found.append((score, position, doc.entry, matched))
     if not found:
         return []
-    votes = (recall or _recall(lang)).votes(_reading(question))
+    votes = (taught or _recall(lang)).votes(_reading(question))
     best, runner_up = heapq.nlargest(2, [score for score, *_ in found] + [0.0])
     # An entry far ahead on the words alone is taken at its words, and so is a
     # single word looked up: it names a topic more than it asks a question.
@@ -1056,10 +1058,10 @@ def search(
     lang: str = "en",
     game: str | None = None,
     limit: int = 10,
-    recall: Recall | None = None,
+    taught: Recall | None = None,
 ) -> list[Entry]:
     """Entries that answer ``query``, best first (empty when nothing matches)."""
-    return [match.entry for match in find(query, lang, game, limit, recall)]
+    return [match.entry for match in find(query, lang, game, limit, taught)]
 
 
 # --- Questions asked before ------------------------------------------------------
@@ -1101,6 +1103,7 @@ def _reading(question: _Question) -> dict[str, float]:
 
 
 def _kept_readings(lang: str) -> dict[str, Reading]:
+    """The readings kept, if they were read as the search reads now."""
     path = _readings_path(lang)
     if not path.exists():
         return {}
@@ -1119,12 +1122,8 @@ def readings(lang: str, asked: Iterable[Asked]) -> dict[str, Reading]:
 
 def readings_are_current(lang: str) -> bool:
     """Whether the readings kept are those of every question taught, as read now."""
-    path = _readings_path(lang)
-    if not path.exists():
-        return False
-    kept = json.loads(path.read_text(encoding="utf-8"))
     taught = {asked.question for asked in load_asked(lang)}
-    return kept["fingerprint"] == _fingerprint(lang) and set(kept["readings"]) == taught
+    return set(_kept_readings(lang)) == taught
 
 
 def write_readings(lang: str) -> None:

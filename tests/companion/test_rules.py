@@ -155,7 +155,7 @@ NOTHING_TAUGHT = recall.Recall((), {})
 def test_english_question_finds_its_entry_first(
     query: str, game: str, answers: set[str]
 ) -> None:
-    best = rules.search(query, "en", recall=NOTHING_TAUGHT)[0]
+    best = rules.search(query, "en", taught=NOTHING_TAUGHT)[0]
     assert (best.game, best.id) in {(game, a) for a in answers}
 
 
@@ -163,7 +163,7 @@ def test_english_question_finds_its_entry_first(
 def test_japanese_question_finds_its_entry_first(
     query: str, game: str, answers: set[str]
 ) -> None:
-    best = rules.search(query, "ja", recall=NOTHING_TAUGHT)[0]
+    best = rules.search(query, "ja", taught=NOTHING_TAUGHT)[0]
     assert (best.game, best.id) in {(game, a) for a in answers}
 
 
