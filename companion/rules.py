@@ -1079,7 +1079,6 @@ ASKING_WORDS = 2
 # readings are kept, with a fingerprint of what reading depends on: the search's
 # own code and the reference. A reading whose fingerprint no longer matches is
 # read again (a test keeps the kept ones current: write_readings() renews them).
-_READ_FROM = (Path(__file__), *sorted(RULES.glob("*.json")))
 
 
 def _readings_path(lang: str) -> Path:
@@ -1088,7 +1087,8 @@ def _readings_path(lang: str) -> Path:
 
 def _fingerprint(lang: str) -> str:
     digest = hashlib.sha256()
-    for path in (*_READ_FROM, *sorted((RULES / lang).glob("*.json"))):
+    read_from = (Path(__file__), *sorted(RULES.glob("*.json")))
+    for path in (*read_from, *sorted((RULES / lang).glob("*.json"))):
         if path != _readings_path(lang):
             digest.update(path.read_bytes())
     return digest.hexdigest()
