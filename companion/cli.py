@@ -79,16 +79,32 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """With no subcommand: serve the table app (Flet is imported only here)."""
-    from screens.app import serve
+    """With no subcommand: serve the table app (Flet is imported only here).
+
+    One server per data folder: a second one says which process serves it and
+    exits 2, before it loads anything.
+    """
+    from companion.paths import data_dir
+    from companion.server_lock import FolderInUse, serving
 
     host = args.host
     if host is None:
         # Shared, every interface answers so devices on the network reach it.
         host = "0.0.0.0" if args.lan else LOCAL_ONLY
-    serve(
-        host=host, port=args.port, data=args.data, desktop=args.desktop, lan=args.lan
-    )
+    try:
+        with serving(data_dir(args.data)):
+            from screens.app import serve
+
+            serve(
+                host=host,
+                port=args.port,
+                data=args.data,
+                desktop=args.desktop,
+                lan=args.lan,
+            )
+    except FolderInUse as error:
+        say_error(error)
+        return EXIT_BAD_INPUT
     return 0
 
 
