@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import FormatError
+from companion.names import Problem, Refusal, first_refusal, normal_form
 
 FORMAT = "companion-log/1"
 HEADER = 0  # the event number given to mistakes in the header
@@ -168,6 +169,36 @@ def check_count(count: int) -> None:
         )
 
 
+def _kept_refusal(players: list[str]) -> Refusal | None:
+    """What a log the store already holds may not have, checked as it was then."""
+    seen: set[str] = set()
+    for name in players:
+        if not name.strip():
+            return Refusal(Problem.BLANK, name)
+        if name in seen:
+            return Refusal(Problem.DUPLICATE, name, same_as=name)
+        seen.add(name)
+    return None
+
+
+def _with_names_in_normal_form(value: Any, renamed: dict[str, str]) -> Any:
+    """``value`` with every text naming a player (as a value or a key) in NFC.
+
+    Events name players by their names, so a name kept in its normal form is
+    changed wherever the log writes it, and the log still replays.
+    """
+    if isinstance(value, str):
+        return renamed.get(value, value)
+    if isinstance(value, list):
+        return [_with_names_in_normal_form(item, renamed) for item in value]
+    if isinstance(value, dict):
+        return {
+            renamed.get(key, key): _with_names_in_normal_form(item, renamed)
+            for key, item in value.items()
+        }
+    return value
+
+
 def check_total(size: int) -> None:
     if size > MAX_LOG_BYTES:
         raise FormatError(
@@ -223,19 +254,15 @@ class GameLog:
         if not isinstance(players, list) or not players:
             raise FormatError('the log lists no players ("players")', HEADER)
         for name in players:
-            if not isinstance(name, str) or not name.strip():
+            if not isinstance(name, str):
                 raise FormatError(
-                    f"player names must be non-empty text, got {_shown(name)}",
-                    HEADER,
+                    f"player names must be text, got {_shown(name)}", HEADER
                 )
             if check:
                 _check_text(name, MAX_NAME_CHARS, HEADER)
-        seen: set[str] = set()
-        for name in players:
-            if name in seen:
-                shown = json.dumps(name, ensure_ascii=False)
-                raise FormatError(f"the name {shown} is used twice", HEADER)
-            seen.add(name)
+        refusal = first_refusal(players) if check else _kept_refusal(players)
+        if refusal is not None:
+            raise FormatError(refusal.text, HEADER)
         options = data.get("options", {})
         if not isinstance(options, dict):
             raise FormatError('"options" must be a JSON object', HEADER)
@@ -257,6 +284,12 @@ class GameLog:
             ):
                 raise FormatError('an event is an object with a "type"', number)
         check_total(total)
+        renamed = {name: normal_form(name) for name in players} if check else {}
+        if any(old != new for old, new in renamed.items()):
+            # Checked above, so nested at most MAX_DEPTH deep.
+            players = _with_names_in_normal_form(players, renamed)
+            options = _with_names_in_normal_form(options, renamed)
+            events = _with_names_in_normal_form(events, renamed)
         return cls(
             game=game,
             players=list(players),

@@ -25,6 +25,7 @@ from companion.games.base import (
     OptionSpec,
 )
 from companion.log import GameLog
+from companion.names import Problem, name_refusal, normal_form
 from companion.replay import start
 from screens import ui
 from screens.shell import TABLE, App
@@ -178,13 +179,16 @@ class NewGame:
     def name_refused(self, name: str) -> str | None:
         """Why ``name`` cannot join the players, in the table's words."""
         t = self.app.t
-        if not name:
+        refusal = name_refusal(name, self.players)
+        if refusal is not None and refusal.problem is Problem.BLANK:
             return t("new.empty-name")
         if len(name) > NAME_MOST:
             return t("new.long-name", most=NAME_MOST)
-        if name.casefold() in {player.casefold() for player in self.players}:
-            return t("new.duplicate-name", name=name)
-        return None
+        if refusal is None:
+            return None
+        if refusal.problem is Problem.HIDDEN:
+            return t("new.hidden-name", name=refusal.name)
+        return t("new.duplicate-name", name=refusal.name)
 
     def add(self, name: str | None = None, *, submitted: bool = False) -> None:
         """Add ``name``, else the name typed; ``submitted`` when Enter added it."""
@@ -192,7 +196,7 @@ class NewGame:
         name = (self.typed if name is None else name).strip()
         self.name_problem = self.name_refused(name)
         if self.name_problem is None:
-            self.players.append(name)
+            self.players.append(normal_form(name))
             if typed:
                 self.typed = ""
             self.app.message = None

@@ -39,7 +39,7 @@ def test_loads_and_dumps_round_trip() -> None:
         (log_text(format="companion-log/9"), "format"),
         (log_text(game=None), "no game"),
         (log_text(players=[]), "no players"),
-        (log_text(players=["Ann", ""]), "non-empty"),
+        (log_text(players=["Ann", ""]), "blank"),
         (log_text(players=["Ann", "Ann"]), '"Ann" is used twice'),
         (log_text(options=[]), "options"),
         (log_text(events={}), "events"),
