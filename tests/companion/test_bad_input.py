@@ -200,7 +200,21 @@ def shared_tmp() -> Iterator[Path]:
     shutil.rmtree(folder)
 
 
+def readable_copy(source: Path, shared: Path) -> Path:
+    """``source`` copied where the unprivileged user may read it.
+
+    The checkout may sit in a folder only its owner can enter (a home folder
+    of mode 700), so nothing in it is handed to that user by its path.
+    """
+    copy = shared / source.name
+    shutil.copyfile(source, copy)
+    copy.chmod(0o644)
+    return copy
+
+
 def as_nobody(*args: str) -> subprocess.CompletedProcess[str]:
+    # The program and its environment are loaded before the user is dropped
+    # (see AS_NOBODY): only the files named in ``args`` are read as nobody.
     return subprocess.run(
         [sys.executable, "-c", AS_NOBODY, *args],
         capture_output=True,
@@ -231,9 +245,9 @@ def test_a_folder_the_app_may_not_write_is_refused(shared_tmp: Path, case: str) 
         (folder / ".lock").chmod(0o644)
     elif case == "missing under read-only":
         folder = folder / "missing"
+    example = readable_copy(ROOT / "examples" / "cursed.json", shared_tmp)
     before = {p.name: p.read_bytes() for p in shared_tmp.rglob("*") if p.is_file()}
-    example = str(ROOT / "examples" / "cursed.json")
-    result = as_nobody("import", "--data", str(folder), example)
+    result = as_nobody("import", "--data", str(folder), str(example))
     assert_refused(result)
     assert "cannot be changed" in result.stderr
     after = {p.name: p.read_bytes() for p in shared_tmp.rglob("*") if p.is_file()}
