@@ -188,7 +188,7 @@ class NewGame:
             return None
         if refusal.problem is Problem.HIDDEN:
             return t("new.hidden-name", name=refusal.name)
-        return t("new.duplicate-name", name=refusal.name)
+        return t("new.duplicate-name", name=refusal.same_as)
 
     def add(self, name: str | None = None, *, submitted: bool = False) -> None:
         """Add ``name``, else the name typed; ``submitted`` when Enter added it."""

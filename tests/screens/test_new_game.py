@@ -26,7 +26,7 @@ def test_names_are_checked_as_they_are_added(table: Table) -> None:
     table.gone("name-error")
     table.type_into("name-field", "ann ")
     table.tap("add-player")
-    table.wait_text("name-error", text("new.duplicate-name", name="ann"))
+    table.wait_text("name-error", text("new.duplicate-name", name="Ann"))
     assert rows(table, "Ann") == 1 and rows(table, "ann") == 0
     table.type_into("name-field", "x" * (NAME_MOST + 1))
     table.tap("add-player")
