@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -19,8 +20,21 @@ from companion.games import NAMES_FILE, SLUGS, names_table
 from companion.recall import Asked
 
 ROOT = Path(__file__).resolve().parents[2]
-# The rulebooks, where the project sits beside them.
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
+
+
+def rulebooks_folder() -> Path:
+    """The rulebooks: $COMPANION_RULEBOOKS, else ``shared/seeds`` beside the
+    checkout or beside a folder above it (wherever the checkout was made)."""
+    given = os.environ.get("COMPANION_RULEBOOKS")
+    if given:
+        return Path(given)
+    for folder in ROOT.parents:
+        if (folder / "shared" / "seeds").is_dir():
+            return folder / "shared" / "seeds"
+    return ROOT.parent / "shared" / "seeds"
+
+
+SEEDS = rulebooks_folder()
 
 # Every topic the rules engines may cite, per game.
 TOPICS = {
@@ -210,7 +224,9 @@ def _flat(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().lower()
 
 
-@pytest.mark.skipif(not SEEDS.exists(), reason="the rulebooks are not here")
+@pytest.mark.skipif(
+    not SEEDS.exists(), reason="the rulebooks are not here (set COMPANION_RULEBOOKS)"
+)
 def test_no_rulebook_sentence_is_copied() -> None:
     width = 70
     books = [_flat(p.read_text(encoding="utf-8")) for p in SEEDS.glob("*.txt")]
