@@ -1,7 +1,7 @@
 """Players' statistics: games, wins, win rate, each game's best by its own
 rule, and the rivals met most.
 
-Every figure is recounted from the stored logs by :mod:`companion.stats`;
+Every figure is counted from the stored logs by :mod:`companion.stats`;
 figures keep identifiers the browser tests read back.
 """
 
@@ -38,8 +38,8 @@ class Stats:
 
     def build(self) -> ft.Control:
         app, t = self.app, self.app.t
-        gathered = app.call(lambda: stats.gather(app.store, self.game))
-        records = stats.player_figures(gathered.games) if gathered else []
+        found = app.call(lambda: stats.statistics(app.store, self.game))
+        records = found.players if found else []
         parts: list[ft.Control] = [
             ui.tap(
                 t("history.back"), app.back, "history-back", icon=ft.Icons.ARROW_BACK
@@ -48,10 +48,8 @@ class Stats:
             game_choices(app, self.game, self.pick_game),
             ft.Text(self.legend(), size=12),
         ]
-        if gathered and gathered.broken:
-            parts.append(
-                ui.note(t("history.broken", n=len(gathered.broken)), error=True)
-            )
+        if found and found.broken:
+            parts.append(ui.note(t("history.broken", n=len(found.broken)), error=True))
         if not records:
             parts.append(ui.note(t("stats.none"), "stats-empty"))
         parts += [self.player(record) for record in records]
