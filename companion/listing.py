@@ -81,7 +81,9 @@ class Listing:
         self, trash: bool, game: str | None, player: str | None, offset: int, count: int
     ) -> Page:
         order = self.orders.get((trash, game, player and player.casefold()), [])
-        offset = max(0, min(offset, len(order)))
+        if offset >= len(order):  # past the end (games went): the last page
+            offset = (len(order) - 1) // count * count if order else 0
+        offset = max(0, offset)
         end = len(order) - offset
         places = order[max(0, end - count) : end]
         return Page(
@@ -107,6 +109,7 @@ def past_games(
 ) -> Page:
     """A page of the stored games, newest first, optionally filtered.
 
+    An ``offset`` past the last game gives the last page (see Page.offset).
     ``player`` matches regardless of case; ``trash`` lists the deleted games
     instead of the others.
     """
