@@ -93,9 +93,17 @@ class Listing:
         )
 
     def players(self) -> list[str]:
-        """Every name in a kept game, most recently seen first, once each."""
-        ranked = sorted(self.names.values(), key=lambda newest: newest.latest)
-        return [newest.spelling for newest in reversed(ranked)]
+        """Every name in a kept game, most recently seen first, once each.
+
+        Names last seen in the same game come in their seating order.
+        """
+
+        def recent(newest: Newest) -> tuple[tuple[str, str], int]:
+            seats = self.lines[newest.latest[1]].players
+            return newest.latest, -seats.index(newest.spelling)
+
+        ranked = sorted(self.names.values(), key=recent, reverse=True)
+        return [newest.spelling for newest in ranked]
 
 
 def past_games(
