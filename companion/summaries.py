@@ -27,7 +27,7 @@ import hashlib
 import json
 import os
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -97,7 +97,7 @@ class GameSummary:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "info": dataclasses.asdict(self.info),
+            "info": vars(self.info),
             "totals": self.totals,
             "best": {
                 name: [list(best.rank), best.value] for name, best in self.best.items()
@@ -170,6 +170,9 @@ class Summaries:
         # the store as last seen: (writes in this process, live file, archive file)
         self.seen: tuple[int, Signature, Signature] | None = None
         self.loaded = False
+        # what changed since the file was last written, by game id (None: gone)
+        self.changes: dict[str, GameSummary | None] = {}
+        self.lines = 0  # lines in the file as this process knows it
         self.recounted = 0  # games replayed so far, for the curious and the tests
 
     # the views
@@ -195,8 +198,10 @@ class Summaries:
         if new is None:
             if old is not None:
                 del self.games[old.info.id]
+                self.changes[old.info.id] = None
         else:
             self.games[new.info.id] = new
+            self.changes[new.info.id] = new
 
     # keeping up with the store
 
@@ -222,18 +227,16 @@ class Summaries:
         archive_same = (
             self.seen is not None and self.path is not None and stamp[2] == self.seen[2]
         )
-        explained = self._sync_live() if archive_same else None
-        changed = self._sync_all() if explained is None else explained
+        if not (archive_same and self._sync_live()):
+            self._sync_all()
         self.seen = stamp
-        if changed:
-            self._save()
+        self._save()
 
-    def _sync_live(self) -> bool | None:
+    def _sync_live(self) -> bool:
         """Only the games in progress changed: look at them alone.
 
-        None when they do not explain the change (a game left the games in
-        progress though the archive did not change): then every game is
-        looked at.
+        False when they do not explain the change (a game left the games in
+        progress though the archive did not change): every game is looked at.
         """
         playing = self.store.unfinished()
         known = {
@@ -242,33 +245,33 @@ class Summaries:
             if not summary.info.archived and not summary.info.deleted
         }
         if known - {info.id for info in playing}:
-            return None
-        return any([self._update(info) for info in playing])
+            return False
+        for info in playing:
+            self._update(info)
+        return True
 
-    def _sync_all(self) -> bool:
+    def _sync_all(self) -> None:
         every = self.store.list_games(include_deleted=True)
-        changed = any([self._update(info) for info in every])
-        gone = set(self.games) - {info.id for info in every}
-        for game_id in gone:
+        for info in every:
+            self._update(info)
+        for game_id in set(self.games) - {info.id for info in every}:
             self._put(self.games[game_id], None)
-        return changed or bool(gone)
 
-    def _update(self, info: GameInfo) -> bool:
+    def _update(self, info: GameInfo) -> None:
         """Recount one game when its log is not the one summarised."""
         old = self.games.get(info.id)
         if old is not None and old.key == (info.rev, info.updated):
-            return False
+            return
         try:
             stored = self.store.load(info.id)
         except StoreError:  # removed meanwhile: the next look drops it
-            return False
+            return
         self.recounted += 1
         try:
             new = summarise(stored.info, replay(stored.log).summary())
         except LogError:
             new = GameSummary(stored.info, broken=True)
         self._put(old, new)
-        return True
 
     def rebuild(self) -> None:
         """Forget every summary and recount them all from the logs."""
@@ -276,9 +279,10 @@ class Summaries:
             self._put(summary, None)
         self.seen = None
         self.loaded = True
+        self.lines = 0  # written anew
         self.sync()
 
-    # the file
+    # the file: one line per summary put or game gone, the newest line last
 
     def _load(self) -> None:
         """The summaries kept by an earlier run, when they came from these rules.
@@ -288,36 +292,69 @@ class Summaries:
         if self.path is None:
             return
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            lines = self.path.read_text(encoding="utf-8").splitlines()
         except (OSError, ValueError):
             return
-        if not isinstance(data, dict) or data.get("rules") != FINGERPRINT:
+        if not lines or _parsed(lines[0]) != {"rules": FINGERPRINT}:
             return
-        kept = data.get("games")
-        for entry in kept.values() if isinstance(kept, dict) else ():
+        self.lines = len(lines)
+        for line in lines[1:]:
+            entry = _parsed(line)
             try:
-                summary = GameSummary.from_dict(entry)
+                if "gone" in entry:
+                    old = self.games.get(entry["gone"])
+                    if old is not None:
+                        self._put(old, None)
+                else:
+                    summary = GameSummary.from_dict(entry["game"])
+                    self._put(self.games.get(summary.info.id), summary)
             except (KeyError, TypeError, ValueError, AttributeError):
                 continue
-            self._put(None, summary)
+        self.changes.clear()
 
     def _save(self) -> None:
-        if self.path is None:
+        """Add what changed to the file, or write it anew once it holds too much.
+
+        A cache: a lost or torn line is recounted, so nothing waits for the
+        disk, and what one look changed is added at the end rather than the
+        whole file rewritten.
+        """
+        changes, self.changes = self.changes, {}
+        if self.path is None or not changes:
             return
-        text = json.dumps(
-            {
-                "rules": FINGERPRINT,
-                "games": {
-                    game_id: summary.to_dict()
-                    for game_id, summary in self.games.items()
-                },
-            },
-            ensure_ascii=False,
-            separators=(",", ":"),
-        )
-        # A cache: a lost write is recounted, so it need not wait for the disk.
+        lines = [
+            json.dumps(
+                {"gone": game_id} if summary is None else {"game": summary.to_dict()},
+                ensure_ascii=False,
+                separators=(",", ":"),
+            )
+            for game_id, summary in changes.items()
+        ]
         with contextlib.suppress(OSError):
-            write_atomically(self.path, text, fsync=False)
+            kept = self.lines and self.path.exists()
+            if kept and self.lines + len(lines) <= 2 * len(self.games) + 64:
+                with self.path.open("a", encoding="utf-8") as file:
+                    file.write("".join(line + "\n" for line in lines))
+                self.lines += len(lines)
+                return
+            every = [json.dumps({"rules": FINGERPRINT})] + [
+                json.dumps(
+                    {"game": summary.to_dict()},
+                    ensure_ascii=False,
+                    separators=(",", ":"),
+                )
+                for summary in self.games.values()
+            ]
+            write_atomically(self.path, "\n".join(every) + "\n", fsync=False)
+            self.lines = len(every)
+
+
+def _parsed(line: str) -> dict[str, Any]:
+    try:
+        found = json.loads(line)
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 _KEPT: weakref.WeakKeyDictionary[Store, Summaries] = weakref.WeakKeyDictionary()
@@ -374,15 +411,6 @@ class Newest:
         return bool(self.seen)
 
 
-def spellings(summaries: Iterable[GameSummary]) -> dict[str, str]:
-    """Each folded name's newest spelling over ``summaries``."""
-    names: dict[str, Newest] = {}
-    for summary in summaries:
-        for name in summary.info.players:
-            names.setdefault(name.casefold(), Newest()).add(summary.info, name)
-    return {folded: newest.spelling for folded, newest in names.items()}
-
-
 __all__ = [
     "FINGERPRINT",
     "GameSummary",
@@ -390,7 +418,6 @@ __all__ = [
     "SUMMARIES_FILE",
     "Summaries",
     "View",
-    "spellings",
     "summaries_of",
     "summarise",
     "view_of",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,6 +25,19 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
 
 def example(name: str) -> GameLog:
     return loads((ROOT / "examples" / name).read_text(encoding="utf-8"))
+
+
+def lines(folder: Path) -> dict[str, dict[str, Any]]:
+    """The summaries file: each game's last line, after the line of the rules."""
+    text = (folder / SUMMARIES_FILE).read_text(encoding="utf-8").splitlines()
+    assert set(json.loads(text[0])) == {"rules"}
+    kept: dict[str, dict[str, Any]] = {}
+    for line in map(json.loads, text[1:]):
+        if "gone" in line:
+            del kept[line["gone"]]
+        else:
+            kept[line["game"]["info"]["id"]] = line["game"]
+    return kept
 
 
 def recounted(store: Store) -> list[stats.PlayerFigures]:
@@ -63,10 +77,10 @@ def test_the_summaries_are_kept_beside_the_store_and_marked(tmp_path: Path) -> N
     store = Store(tmp_path, fsync=False)
     ids = [store.import_log(loads(path.read_text())) for path in EXAMPLES]
     check(store)
-    kept = json.loads((tmp_path / SUMMARIES_FILE).read_text(encoding="utf-8"))
-    assert set(kept["games"]) == set(ids)
+    kept = lines(tmp_path)
+    assert set(kept) == set(ids)
     for game_id in ids:
-        info = kept["games"][game_id]["info"]
+        info = kept[game_id]["info"]
         assert (info["rev"], info["updated"]) == (
             store.revision(game_id),
             store.load(game_id).info.updated,
@@ -113,12 +127,11 @@ def test_a_summary_not_of_the_stored_log_is_recounted(tmp_path: Path) -> None:
     store = Store(tmp_path, fsync=False)
     game_id = store.import_log(example("cursed-tricks.json"))
     stats.statistics(store)
-    path = tmp_path / SUMMARIES_FILE
-    kept = json.loads(path.read_text(encoding="utf-8"))
-    entry = kept["games"][game_id]
+    entry = lines(tmp_path)[game_id]
     entry["totals"] = {name: 99 for name in entry["totals"]}
     entry["info"]["rev"] += 7  # a revision the game never had with this log
-    path.write_text(json.dumps(kept), encoding="utf-8")
+    with (tmp_path / SUMMARIES_FILE).open("a", encoding="utf-8") as file:
+        file.write(json.dumps({"game": entry}) + "\n")
     fresh = Store(tmp_path, fsync=False)
     same_figures(stats.statistics(fresh).players, recounted(fresh))
     assert summaries_of(fresh).recounted == 1
@@ -129,7 +142,7 @@ def test_a_damaged_or_foreign_file_is_recounted(tmp_path: Path) -> None:
     for path in EXAMPLES[:3]:
         store.import_log(loads(path.read_text()))
     path = tmp_path / SUMMARIES_FILE
-    for text in ("{not json", json.dumps({"rules": "other", "games": {}}), "[]"):
+    for text in ("{not json", json.dumps({"rules": "other"}), "[]", ""):
         path.write_text(text, encoding="utf-8")
         fresh = Store(tmp_path, fsync=False)
         same_figures(stats.statistics(fresh).players, recounted(fresh))
