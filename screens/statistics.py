@@ -14,7 +14,7 @@ from companion.games import SLUGS, all_games
 from screens import ui
 from screens.figures import EMPTY, shown
 from screens.past import game_choices
-from screens.shell import App
+from screens.shell import HISTORY, App
 
 
 def rate_text(rate: float) -> str:
@@ -77,8 +77,18 @@ class Stats:
             spacing=18,
         )
         details = self.wide_table(record) if self.app.wide else self.narrow_rows(record)
+        games = ui.tap(
+            t("stats.player-games"),
+            lambda: self.app.show(HISTORY, game=self.game, player=name),
+            f"stats-{name}-list",
+            icon=ft.Icons.LIST,
+        )
         return ui.panel(
-            ui.heading(name, 18),
+            ft.Row(
+                [ui.heading(name, 18), games],
+                alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+                wrap=True,
+            ),
             overall,
             *details,
             *self.rivals(record),

@@ -106,3 +106,14 @@ def test_an_unfinished_game_offers_no_bg_stats(table: Table) -> None:
     table.tap(f"game-{game_id}")
     table.wait("detail-resume")
     assert not table.has("detail-bgstats")
+
+
+def test_a_players_games_open_from_the_statistics(table: Table) -> None:
+    stored_many(table)
+    table.tap("past-games")
+    table.tap("open-stats")
+    table.tap("stats-Dee-list")
+    theirs = [info.id for info in table.server.games() if "Dee" in info.players]
+    shown = min(PAGE_SIZE, len(theirs))
+    table.wait_text("history-page", f"Games 1–{shown} of {len(theirs)}")
+    table.wait(f"game-{theirs[0]}")
