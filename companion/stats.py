@@ -1,7 +1,10 @@
-"""History and statistics, recounted from the stored logs.
+"""History and statistics, counted from the stored logs.
 
-Nothing here is stored: every figure comes from replaying the games the
-store keeps, so a corrected trick corrects the statistics too.
+Every figure comes from replaying the games the store keeps, so a corrected
+trick corrects the statistics too. Over many games the replays are read from
+each game's kept summary (:mod:`companion.summaries`), recounted only when
+its log changed, and the per player figures are kept up to date one game at
+a time (:class:`Tally`).
 
 The figure a game is judged by is its summary's ``totals``; what they
 measure (points, life, fortunes left, curse points) is part of each game's
@@ -16,15 +19,16 @@ count: an unfinished or abandoned one has no outcome.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.errors import LogError, StoreError
 from companion.games import all_games, describe
 from companion.games.base import EVENT_STEP, PILE_STEP, ROUND_STEP, Best, Event
 from companion.replay import Replay, start
-from companion.store import GameInfo, Store
+from companion.store import Store
+from companion.summaries import GameSummary, Newest, summaries_of, view_of
 
 # Read from the games' descriptions, for screens that list every game.
 LOWER_IS_BETTER = frozenset(game.slug for game in all_games() if game.lower_is_better)
@@ -134,14 +138,6 @@ def _event_steps(fresh: Replay, events: list[Event], kind: str) -> list[Step]:
 # many games: per player figures
 
 
-@dataclass(frozen=True)
-class Played:
-    """One stored game with its replayed summary."""
-
-    info: GameInfo
-    summary: dict[str, Any]
-
-
 @dataclass
 class GameFigures:
     """One player's record at one game."""
@@ -149,9 +145,10 @@ class GameFigures:
     game: str
     played: int = 0
     wins: int = 0
-    totals: list[int] = field(default_factory=list)
-    # each game that counts towards "best", ranked by the game's own rule
-    ranked: list[Best] = field(default_factory=list)
+    total: int = 0  # the figures of every game played, added up
+    # each game that counts towards "best", ranked by the game's own rule, with
+    # how many games ranked so (a count, so that a game can be taken out again)
+    ranked: Counter[Best] = field(default_factory=Counter)
 
     @property
     def win_rate(self) -> float:
@@ -159,7 +156,7 @@ class GameFigures:
 
     @property
     def average(self) -> float | None:
-        return sum(self.totals) / len(self.totals) if self.totals else None
+        return self.total / self.played if self.played else None
 
     @property
     def best(self) -> int | None:
@@ -206,71 +203,182 @@ class PlayerFigures:
         return self.wins / self.played if self.played else 0.0
 
 
-def player_figures(games: Iterable[Played]) -> list[PlayerFigures]:
-    """Per player figures over the finished games among ``games``.
+@dataclass
+class _Record:
+    """One player's figures at one game, kept up to date game by game."""
 
-    Unfinished and abandoned games have no outcome, so they are left out.
-    Names are matched regardless of case (as the store's player filter does);
-    a player is listed under the spelling of their most recent game when the
-    games come newest first. Players are ordered by games played, then name.
+    figures: GameFigures
+    name: Newest = field(default_factory=Newest)
+    # by folded name: [met, won, lost]
+    rivals: dict[str, list[int]] = field(default_factory=dict)
+
+
+class Tally:
+    """Every player's figures per game, kept up to date one summary at a time.
+
+    A finished game adds to the figures of everyone at it, and taking it out
+    (deleted, reopened, corrected) takes back exactly what it added: opening
+    the statistics then costs the same with 5,000 games as with 50. Games
+    not over, in the trash or no longer readable add nothing; the last are
+    counted apart, so that a screen can say so.
     """
-    players: dict[str, PlayerFigures] = {}
+
+    def __init__(self) -> None:
+        # game -> folded name -> record
+        self.records: dict[str, dict[str, _Record]] = {}
+        # game -> ids of its games whose log no longer replays (not in the trash)
+        self.broken: dict[str, set[str]] = {}
+
+    def add(self, summary: GameSummary) -> None:
+        self._count(summary, 1)
+
+    def remove(self, summary: GameSummary) -> None:
+        self._count(summary, -1)
+
+    def _count(self, summary: GameSummary, sign: int) -> None:
+        info = summary.info
+        if summary.broken and not info.deleted:
+            broken = self.broken.setdefault(info.game, set())
+            (broken.add if sign > 0 else broken.discard)(info.id)
+        if not summary.counts:
+            return
+        records = self.records.setdefault(info.game, {})
+        winners = {name.casefold() for name in info.winners}
+        folded = {name: name.casefold() for name in summary.totals}
+        for name, total in summary.totals.items():
+            record = records.get(folded[name])
+            if record is None:
+                record = records[folded[name]] = _Record(GameFigures(info.game))
+            figures = record.figures
+            won = folded[name] in winners
+            figures.played += sign
+            figures.wins += sign * won
+            figures.total += sign * total
+            best = summary.best.get(name)
+            if best is not None:
+                figures.ranked[best] += sign
+                if not figures.ranked[best]:
+                    del figures.ranked[best]
+            if sign > 0:
+                record.name.add(info, name)
+            else:
+                record.name.remove(info)
+            for rival in summary.totals:
+                if folded[rival] == folded[name]:
+                    continue
+                against = record.rivals.setdefault(folded[rival], [0, 0, 0])
+                against[0] += sign
+                against[1] += sign * won
+                against[2] += sign * (folded[rival] in winners)
+                if not against[0]:
+                    del record.rivals[folded[rival]]
+            if not figures.played:
+                del records[folded[name]]
+
+    def figures(self, game: str | None = None) -> list[PlayerFigures]:
+        """Per player figures over the finished games (of ``game`` only if given).
+
+        A player is listed under the spelling of their most recent game, and
+        ordered by games played, then name.
+        """
+        chosen = [game] if game is not None else list(self.records)
+        newest: dict[str, tuple[tuple[str, str], str]] = {}
+        for slug in chosen:
+            for folded, record in self.records.get(slug, {}).items():
+                seen = (record.name.latest, record.name.spelling)
+                if folded not in newest or seen > newest[folded]:
+                    newest[folded] = seen
+        players: dict[str, PlayerFigures] = {}
+        for slug in chosen:
+            for folded, record in self.records.get(slug, {}).items():
+                player = players.get(folded)
+                if player is None:
+                    player = players[folded] = PlayerFigures(newest[folded][1])
+                kept = record.figures
+                player.by_game[slug] = GameFigures(
+                    slug, kept.played, kept.wins, kept.total, Counter(kept.ranked)
+                )
+                for rival, (met, won, lost) in record.rivals.items():
+                    against = player.rivals.setdefault(rival, Rivalry(newest[rival][1]))
+                    against.met += met
+                    against.won += won
+                    against.lost += lost
+        return sorted(
+            players.values(),
+            key=lambda record: (-record.played, record.name.casefold()),
+        )
+
+    def broken_games(self, game: str | None = None) -> list[str]:
+        chosen = [game] if game is not None else list(self.broken)
+        return sorted(
+            game_id for slug in chosen for game_id in self.broken.get(slug, ())
+        )
+
+
+def player_figures(games: Iterable[GameSummary]) -> list[PlayerFigures]:
+    """Per player figures over the finished games among ``games`` (see Tally)."""
+    tally = Tally()
     for game in games:
-        summary = game.summary
-        if not summary["finished"]:
-            continue
-        winners = {name.casefold() for name in summary["winners"]}
-        ranking = describe(game.info.game).best_of
-        for name, total in summary["totals"].items():
-            record = players.setdefault(name.casefold(), PlayerFigures(name))
-            figures = record.by_game.setdefault(
-                game.info.game, GameFigures(game.info.game)
-            )
-            figures.played += 1
-            figures.wins += name.casefold() in winners
-            figures.totals.append(int(total))
-            ranked = ranking(summary, name)
-            if ranked is not None:
-                figures.ranked.append(ranked)
-            for rival in summary["totals"]:
-                if rival.casefold() != name.casefold():
-                    against = record.rivals.setdefault(rival.casefold(), Rivalry(rival))
-                    against.met += 1
-                    against.won += name.casefold() in winners
-                    against.lost += rival.casefold() in winners
-    return sorted(
-        players.values(), key=lambda record: (-record.played, record.name.casefold())
-    )
+        tally.add(game)
+    return tally.figures()
 
 
 @dataclass(frozen=True)
 class Gathered:
     """Stored games that replay, and the ids of any that no longer do."""
 
-    games: list[Played]
+    games: list[GameSummary]
     broken: list[str]
 
 
 def gather(
     store: Store, game: str | None = None, player: str | None = None
 ) -> Gathered:
-    """Every stored game (newest first, optionally filtered) with its summary."""
-    games: list[Played] = []
-    broken: list[str] = []
-    for info in store.list_games(game=game, player=player):
-        try:
-            summary = store.replay(info.id).summary()
-        except (LogError, StoreError):
-            broken.append(info.id)
-            continue
-        games.append(Played(info, summary))
-    return Gathered(games, broken)
+    """Every stored game (newest first, optionally filtered) with its summary.
+
+    Read from the kept summaries: only a game whose log changed is replayed.
+    """
+    wanted = player.casefold() if player is not None else None
+    found = summaries_of(store).games.values()
+    chosen = [
+        summary
+        for summary in found
+        if not summary.info.deleted
+        and (game is None or summary.info.game == game)
+        and (wanted is None or wanted in {n.casefold() for n in summary.info.players})
+    ]
+    chosen.sort(key=lambda summary: (summary.info.started, summary.info.id))
+    chosen.reverse()
+    return Gathered(
+        [summary for summary in chosen if not summary.broken],
+        [summary.info.id for summary in chosen if summary.broken],
+    )
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """What the statistics screen opens with."""
+
+    players: list[PlayerFigures]
+    broken: list[str]  # ids of games whose log no longer replays
+
+
+def statistics(store: Store, game: str | None = None) -> Statistics:
+    """Every player's figures over the stored finished games (of ``game``).
+
+    Kept up to date game by game (see Tally): nothing is replayed here but
+    a game that changed since the last look.
+    """
+    tally = view_of(store, Tally)
+    return Statistics(tally.figures(game), tally.broken_games(game))
 
 
 def store_figures(
     store: Store, game: str | None = None, player: str | None = None
 ) -> list[PlayerFigures]:
     """Per player figures over the store's games (see :func:`player_figures`)."""
+    if player is None:
+        return statistics(store, game).players
     return player_figures(gather(store, game, player).games)
 
 
@@ -281,16 +389,18 @@ __all__ = [
     "LOWER_IS_BETTER",
     "MEASURES",
     "PILE_STEP",
-    "Played",
     "PlayerFigures",
     "ROUND_STEP",
     "Rivalry",
     "RoundTable",
     "Series",
+    "Statistics",
     "Step",
+    "Tally",
     "chart_series",
     "gather",
     "player_figures",
     "round_table",
+    "statistics",
     "store_figures",
 ]

@@ -348,6 +348,8 @@ class Store:
         self, folder: Path | str, *, memory: bool = False, fsync: bool = True
     ) -> None:
         self.folder = Path(folder)
+        # Kept in memory only: nothing may be written beside it in ``folder``.
+        self.memory = memory
         self._warnings: list[str] = []
         if not memory and self.folder.exists() and not self.folder.is_dir():
             raise StoreError(

@@ -14,7 +14,7 @@ from typing import Any
 import flet as ft
 import flet_charts as fch
 
-from companion import stats
+from companion import bgstats, stats
 from companion.errors import CompanionError
 from companion.export import game_csv
 from companion.i18n import reason_text, word
@@ -204,6 +204,7 @@ class GameDetail:
                 "export-csv",
                 icon=ft.Icons.TABLE_CHART,
             ),
+            *self.send_actions(finished and not info.deleted),
             *self.tidy_actions(),
         ]
         parts: list[ft.Control] = [
@@ -253,6 +254,25 @@ class GameDetail:
         if self.show_events:
             parts.append(self.events_part())
         return ft.Column(parts, spacing=12)
+
+    # where players keep their records
+
+    def send_actions(self, finished: bool) -> list[ft.Control]:
+        """Send to BG Stats: a link the device opens itself, so no browser blocks it."""
+        if not finished:
+            return []
+        address = bgstats.link(self.stored.info, self.result, self.app.lang)
+        button = ft.OutlinedButton(
+            content=self.app.t("bgstats.send"),
+            icon=ft.Icons.OPEN_IN_NEW,
+            url=ft.Url(address, target=ft.UrlTarget.BLANK),
+            style=ft.ButtonStyle(
+                padding=ft.Padding.symmetric(horizontal=14, vertical=8),
+                shape=ft.RoundedRectangleBorder(radius=10),
+            ),
+            height=ui.TOUCH,
+        )
+        return [ui.tagged("detail-bgstats", button)]
 
     # the round table
 

@@ -1,7 +1,8 @@
 """Past games: the list, filtered by game and player; the trash; importing a log.
 
 Every game opens its detail (route GAME); a deleted game waits in the trash
-until it is restored there or the trash is emptied.
+until it is restored there or the trash is emptied. The list shows a page
+at a time (:mod:`companion.listing`), so years of games open at once.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import flet as ft
 
 from companion.errors import CompanionError, LogError
 from companion.export import import_file, import_text
+from companion.listing import PAGE_SIZE, Page, known_players, past_games
 from companion.store import GameInfo
 from screens import ui
 from screens.past import choices, game_choices, outcome_text, refusal, started
@@ -29,32 +31,48 @@ class History:
         self.game = game
         self.player = player
         self.trash = False
+        self.offset = 0  # how many newer games come before the page shown
         # Services live as long as something holds them.
         self.services: list[Any] = []
 
     def pick_game(self, game: str | None) -> None:
         self.game = game
+        self.offset = 0
         self.app.render()
 
     def pick_player(self, player: str | None) -> None:
         self.player = player
+        self.offset = 0
         self.app.render()
 
     def toggle_trash(self) -> None:
         self.trash = not self.trash
+        self.offset = 0
+        self.app.render()
+
+    def turn(self, pages: int) -> None:
+        self.offset = max(0, self.offset + pages * PAGE_SIZE)
         self.app.render()
 
     def open(self, game_id: str) -> None:
         self.app.show(GAME, game_id=game_id)
 
-    def games(self) -> list[GameInfo]:
+    def games(self) -> Page:
         store = self.app.store
-        if not self.trash:
-            return self.app.call(lambda: store.list_games(self.game, self.player)) or []
-        every = self.app.call(
-            lambda: store.list_games(self.game, self.player, include_deleted=True)
+        found = self.app.call(
+            lambda: past_games(
+                store,
+                game=self.game,
+                player=self.player,
+                trash=self.trash,
+                offset=self.offset,
+            )
         )
-        return [info for info in every or [] if info.deleted]
+        if found is None:
+            return Page([], 0, 0)
+        # fewer games than before (deleted elsewhere): the page moved back
+        self.offset = found.offset
+        return found
 
     def empty_trash(self) -> None:
         store = self.app.store
@@ -69,8 +87,9 @@ class History:
 
     def build(self) -> ft.Control:
         app, t = self.app, self.app.t
-        names = app.call(app.store.known_players) or []
-        games = self.games()
+        names = app.call(lambda: known_players(app.store)) or []
+        page = self.games()
+        games = page.games
         title = t("history.trash" if self.trash else "history.title")
         parts: list[ft.Control] = [
             ft.Row(
@@ -126,8 +145,49 @@ class History:
         if not games:
             empty = "history.trash-empty" if self.trash else "history.none"
             parts.append(ui.note(t(empty), "history-empty"))
+        else:
+            parts.append(self.pager(page))
         parts += [self.line(info) for info in games]
         return ft.Column(parts, spacing=12)
+
+    def pager(self, page: Page) -> ft.Control:
+        """Where the page is, and the way to the newer and older games.
+
+        Above the list, so that it stays in place whatever the page holds; a
+        button with nowhere to go is greyed, never taken away.
+        """
+        t = self.app.t
+        first = page.offset + 1
+        return ft.Row(
+            [
+                ui.tap(
+                    t("history.newer"),
+                    lambda: self.turn(-1),
+                    "history-newer",
+                    icon=ft.Icons.CHEVRON_LEFT,
+                    disabled=page.offset == 0,
+                ),
+                ui.figure(
+                    "history-page",
+                    t(
+                        "history.page",
+                        first=first,
+                        last=page.offset + len(page.games),
+                        total=page.total,
+                    ),
+                    size=13,
+                ),
+                ui.tap(
+                    t("history.older"),
+                    lambda: self.turn(1),
+                    "history-older",
+                    icon=ft.Icons.CHEVRON_RIGHT,
+                    disabled=not page.more,
+                ),
+            ],
+            alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+            wrap=True,
+        )
 
     def line(self, info: GameInfo) -> ft.Control:
         t = self.app.t

@@ -1,7 +1,7 @@
 """Players' statistics: games, wins, win rate, each game's best by its own
 rule, and the rivals met most.
 
-Every figure is recounted from the stored logs by :mod:`companion.stats`;
+Every figure is counted from the stored logs by :mod:`companion.stats`;
 figures keep identifiers the browser tests read back.
 """
 
@@ -14,7 +14,7 @@ from companion.games import SLUGS, all_games
 from screens import ui
 from screens.figures import EMPTY, shown
 from screens.past import game_choices
-from screens.shell import App
+from screens.shell import HISTORY, App
 
 
 def rate_text(rate: float) -> str:
@@ -38,8 +38,8 @@ class Stats:
 
     def build(self) -> ft.Control:
         app, t = self.app, self.app.t
-        gathered = app.call(lambda: stats.gather(app.store, self.game))
-        records = stats.player_figures(gathered.games) if gathered else []
+        found = app.call(lambda: stats.statistics(app.store, self.game))
+        records = found.players if found else []
         parts: list[ft.Control] = [
             ui.tap(
                 t("history.back"), app.back, "history-back", icon=ft.Icons.ARROW_BACK
@@ -48,10 +48,8 @@ class Stats:
             game_choices(app, self.game, self.pick_game),
             ft.Text(self.legend(), size=12),
         ]
-        if gathered and gathered.broken:
-            parts.append(
-                ui.note(t("history.broken", n=len(gathered.broken)), error=True)
-            )
+        if found and found.broken:
+            parts.append(ui.note(t("history.broken", n=len(found.broken)), error=True))
         if not records:
             parts.append(ui.note(t("stats.none"), "stats-empty"))
         parts += [self.player(record) for record in records]
@@ -79,8 +77,18 @@ class Stats:
             spacing=18,
         )
         details = self.wide_table(record) if self.app.wide else self.narrow_rows(record)
+        games = ui.tap(
+            t("stats.player-games"),
+            lambda: self.app.show(HISTORY, game=self.game, player=name),
+            f"stats-{name}-list",
+            icon=ft.Icons.LIST,
+        )
         return ui.panel(
-            ui.heading(name, 18),
+            ft.Row(
+                [ui.heading(name, 18), games],
+                alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+                wrap=True,
+            ),
             overall,
             *details,
             *self.rivals(record),
