@@ -193,12 +193,77 @@ def test_each_game_answers_the_spec_rulings(slug: str) -> None:
 def test_entries_are_well_formed(lang: str, slug: str) -> None:
     for raw in _raw(lang, slug):
         assert {"id", "title", "answer", "body", "keywords"} <= set(raw), raw
-        assert set(raw) <= {"id", "title", "answer", "body", "keywords", "app"}, raw
+        known = {"id", "title", "answer", "body", "keywords", "app", "source", "ruling"}
+        assert set(raw) <= known | {"about", "case"}, raw
+        # What it rests on: the rulebook's passage, or the app's ruling.
+        assert raw.get("source") or raw.get("ruling"), (lang, slug, raw["id"])
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", str(raw["id"]))
         assert str(raw["title"]).strip() and str(raw["body"]).strip(), raw["id"]
         keywords = raw["keywords"]
         assert isinstance(keywords, list) and keywords, raw["id"]
         assert all(isinstance(k, str) and k.strip() for k in keywords)
+
+
+@pytest.mark.parametrize("lang", rules.LANGUAGES)
+def test_every_qa_names_its_topics_and_its_case(lang: str) -> None:
+    for e in rules.load(lang):
+        if not e.id.startswith("q-"):
+            assert not e.about and not e.case, (e.game, e.id)
+            continue
+        assert e.about and e.case, (e.game, e.id)
+        for topic in e.about:
+            assert not rules.entry(e.game, topic, lang).id.startswith("q-")
+        # Each alternative must say something once read.
+        for group in e.case:
+            assert all(alt.strip() for alt in group.split("|")), (e.game, e.id)
+
+
+@pytest.mark.parametrize(
+    ("query", "game", "lang", "first", "then"),
+    [
+        ("what if the 1 and 14 are both played", "cursed-tricks", "en",
+         "q-one-and-fourteen", "trick-winner"),
+        ("clubs led what do I follow", "trick-runaway", "en",
+         "q-clubs-led", "follow-suit"),
+        ("the hands ran out and only one player is out", "trick-runaway", "en",
+         "q-one-out-hands-empty", "round-end"),
+        ("two players took damage, who leads?", "trick-runaway", "en",
+         "q-several-damaged-leader", "next-leader"),
+        ("クラブがリードされたら何を出す", "trick-runaway", "ja",
+         "q-clubs-led", "follow-suit"),
+        ("手札がなくなったけど脱落は1人だけ", "trick-runaway", "ja",
+         "q-one-out-hands-empty", "round-end"),
+    ],
+)
+def test_a_question_naming_a_case_gets_its_qa_before_the_topic(
+    query: str, game: str, lang: str, first: str, then: str
+) -> None:
+    found = [e.id for e in rules.search(query, lang, game, 10)]
+    assert found[0] == first, found
+    assert then in found
+
+
+def test_a_topic_question_keeps_its_topic_first() -> None:
+    # Naming the topic alone ("who leads next") is not naming a case of it.
+    assert rules.search("who leads after damage", "en", "trick-runaway")[0].id == (
+        "next-leader"
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "topic", "words"),
+    [
+        ("cursed-tricks", "curse-breaking", ("lead", "1", "14")),
+        ("trick-runaway", "follow-suit", ("clubs",)),
+        ("trick-runaway", "round-end", ("least life",)),
+        ("black-hearts", "setup", ("Two o'clock only", "8/13/18")),
+    ],
+)
+def test_a_one_line_answer_names_its_exceptions(
+    game: str, topic: str, words: tuple[str, ...]
+) -> None:
+    answer = rules.entry(game, topic).answer
+    assert all(word in answer for word in words), answer
 
 
 def test_japanese_entries_are_written_in_japanese() -> None:
@@ -217,7 +282,8 @@ def test_no_rulebook_sentence_is_copied() -> None:
     windows = {b[i : i + width] for b in books for i in range(len(b) - width + 1)}
     for lang in rules.LANGUAGES:
         for e in rules.load(lang):
-            for text in (e.title, e.answer, e.body, e.app, " ".join(e.keywords)):
+            texts = (e.title, e.answer, e.body, e.app, e.source, e.ruling)
+            for text in (*texts, " ".join(e.keywords)):
                 flat = _flat(text)
                 for i in range(len(flat) - width + 1):
                     assert flat[i : i + width] not in windows, (e.game, e.id)
@@ -389,10 +455,11 @@ APP_WORDS = re.compile(
 def test_every_entry_opens_with_a_short_answer(lang: str) -> None:
     for e in rules.load(lang):
         assert e.answer.strip(), (e.game, e.id)
+        # Room for the exceptions a line must name to be true in every case.
         if lang == "en":
-            assert len(e.answer.split()) <= 20, (e.game, e.id)
+            assert len(e.answer.split()) <= 24, (e.game, e.id)
         else:
-            assert len(e.answer) <= 40, (e.game, e.id)
+            assert len(e.answer) <= 50, (e.game, e.id)
 
 
 @pytest.mark.parametrize("lang", rules.LANGUAGES)
