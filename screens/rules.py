@@ -256,7 +256,6 @@ class Rules:
                     t("rules.ruling", ruling=entry.ruling),
                     size=15,
                     italic=True,
-                    selectable=True,
                 ),
             )
         if entry.source:
@@ -266,7 +265,6 @@ class Rules:
                     f"{t('rules.source')}: {entry.source}",
                     size=13,
                     color=ft.Colors.ON_SURFACE_VARIANT,
-                    selectable=True,
                 )
             )
         if entry.app:
