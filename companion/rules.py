@@ -9,6 +9,13 @@ or in another inflection. A game named in the question narrows the search to
 that game, and players' own words are widened through ``synonyms.json``.
 Questions players asked before (``data/rules/asked``) vote for the entries
 that answered them (``recall.py``).
+
+Each entry says what it rests on: the rulebook's passage (``source``) or,
+where the rulebook is silent, the app's ruling (``ruling``), which is shown
+as one. A Q&A whose case the question names comes before the topics it is
+about; with no game chosen or named, each game's best answer comes first; and
+``answers`` tells a question the reference answers from one it only comes
+close to.
 """
 
 from __future__ import annotations
@@ -1075,7 +1082,7 @@ def find(
         ),
         key=lambda m: -m.score,
     )
-    ranked = _case_first(ranked, _said(query))
+    ranked = _case_first(ranked, query)
     if question.game is None:
         ranked = _each_game_first(ranked)
     return ranked[:limit]
@@ -1089,13 +1096,17 @@ def _said(query: str) -> tuple[frozenset[str], str]:
 
 
 @cache
-def _alternative(words: str) -> tuple[tuple[str, ...], str]:
+def _alternative(words: str) -> tuple[tuple[str, ...], str, re.Pattern[str] | None]:
     """A case word as its term, or as normalised text: Japanese, and a phrase
     ("which one", "2 curses"), whose words must stand together as written."""
     found = tuple(tokens(words))
     flat = _normalise(words)
-    single = not _CJK.search(flat) and len(found) == 1 and " " not in flat
-    return (found if single else ()), flat
+    if _CJK.search(flat):
+        return (), flat, None
+    if len(found) == 1 and " " not in flat:
+        return found, flat, None
+    whole = re.compile(rf"(?<![a-z0-9]){re.escape(flat)}(?![a-z0-9])")
+    return (), flat, whole
 
 
 def names_case(entry: Entry, said: tuple[frozenset[str], str]) -> bool:
@@ -1115,17 +1126,15 @@ def names_case(entry: Entry, said: tuple[frozenset[str], str]) -> bool:
 
 
 def _has(words: str, terms: frozenset[str], text: str) -> bool:
-    found, flat = _alternative(words)
+    found, flat, whole = _alternative(words)
     if found:
         return set(found) <= terms
-    if _CJK.search(flat):
+    if whole is None:
         return flat in text
-    return re.search(rf"(?<![a-z0-9]){re.escape(flat)}(?![a-z0-9])", text) is not None
+    return whole.search(text) is not None
 
 
-def _case_first(
-    ranked: list[Match], said: tuple[frozenset[str], str]
-) -> list[Match]:
+def _case_first(ranked: list[Match], query: str) -> list[Match]:
     """``ranked`` with each Q&A whose case is named moved before its topics.
 
     A topic covers its Q&As' cases in general, so it shares their words and
@@ -1133,16 +1142,21 @@ def _case_first(
     line is the answer.
     """
     out = list(ranked)
+    said: tuple[frozenset[str], str] | None = None
     for match in ranked:
         e = match.entry
-        if not e.about or not names_case(e, said):
+        if not e.about:
             continue
-        at = out.index(match)
+        at = next(i for i, m in enumerate(out) if m is match)
         topics = [
             i for i, m in enumerate(out[:at])
             if m.entry.game == e.game and m.entry.id in e.about
         ]
-        if topics:
+        if not topics:
+            continue
+        # Read only when a Q&A sits below its topic.
+        said = said or _said(query)
+        if names_case(e, said):
             out.insert(topics[0], out.pop(at))
     return out
 
@@ -1169,7 +1183,8 @@ def _each_game_first(ranked: list[Match]) -> list[Match]:
     if len(leaders) < 2:
         return ranked
     first = list(leaders.values())
-    return first + [m for m in ranked if m not in first]
+    chosen = {id(m) for m in first}
+    return first + [m for m in ranked if id(m) not in chosen]
 
 
 # How sure the search must be that its first entry answers the question: the
@@ -1178,8 +1193,8 @@ def _each_game_first(ranked: list[Match]) -> list[Match]:
 # held-out sets (answered) and data/rules/unanswered (nothing answers), one
 # set left out at a time, catching as many unanswered questions as possible
 # while a right first answer is called "no answer" at most 1 % of the time.
-# Left out in turn, that kept 1.0 % (en) and 1.1 % (ja) of right first
-# answers flagged and caught 13 and 14 of 30 unanswered questions.
+# Left out in turn, that flagged 1.0 % (en) and 0.8 % (ja) of right first
+# answers and caught 13 and 14 of 30 unanswered questions.
 ANSWER_COVER = {"en": 0.85, "ja": 0.5}
 ANSWER_VOTE = {"en": 0.75, "ja": 0.65}
 
