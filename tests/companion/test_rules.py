@@ -266,6 +266,15 @@ def test_a_one_line_answer_names_its_exceptions(
     assert all(word in answer for word in words), answer
 
 
+@pytest.mark.parametrize("lang", rules.LANGUAGES)
+def test_a_source_names_its_rulebook(lang: str) -> None:
+    book = {"en": "{} rulebook, ", "ja": "{}のルールブック「"}[lang]
+    for e in rules.load(lang):
+        if e.source:
+            title = rules.game_names(lang)[e.game][0]
+            assert e.source.startswith(book.format(title)), (e.game, e.id)
+
+
 def test_japanese_entries_are_written_in_japanese() -> None:
     for e in rules.load("ja"):
         assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", e.title + e.body), e.id
