@@ -207,14 +207,12 @@ class Rules:
         """Under a result, that its line is the app's ruling, not the rulebook's."""
         if not entry.ruling:
             return []
-        return [
-            ft.Text(
-                self.app.t("rules.ruling-label"),
-                size=12,
-                italic=True,
-                color=ft.Colors.ON_SURFACE_VARIANT,
-            )
-        ]
+        # An entry resting on the rulebook too is the app's ruling only in part.
+        key = "rules.ruling-part" if entry.source else "rules.ruling-label"
+        label = ft.Text(
+            self.app.t(key), size=12, italic=True, color=ft.Colors.ON_SURFACE_VARIANT
+        )
+        return [ui.tagged(f"ruling-{entry.game}-{entry.id}", label)]
 
     def entry_part(self, entry: rules.Entry) -> ft.Control:
         t = self.app.t

@@ -165,6 +165,14 @@ def test_no_answer_is_said_first_and_a_ruling_is_said_as_one(table: Table) -> No
     query = "two players tie on the lowest total"
     search(table, f"black hearts {query}", "black-hearts/q-lowest-tie")
     assert not table.has("rules-no-answer")
+    # A result says whether its line is the app's ruling, wholly or in part.
+    table.wait_text(
+        "ruling-black-hearts-q-lowest-tie", "The rulebook doesn't say; the app's ruling"
+    )
+    table.wait_text(
+        "ruling-black-hearts-curse-points",
+        "In part the app's ruling, where the rulebook doesn't say",
+    )
     table.tap("rule-black-hearts-q-lowest-tie")
     ruling = rules.entry("black-hearts", "q-lowest-tie").ruling
     table.wait_text(
