@@ -160,7 +160,11 @@ class Rules:
             return [
                 ui.note(self.app.t("rules.nothing", query=self.query), "rules-none")
             ]
-        return [self.result_row(m) for m in found]
+        rows = [self.result_row(m) for m in found]
+        if self.query.strip() and not rules.answers(found, self.app.lang):
+            # Said first, so that the closest entry is not read as the answer.
+            rows.insert(0, ui.note(self.app.t("rules.no-answer"), "rules-no-answer"))
+        return rows
 
     def result_row(self, match: rules.Match) -> ft.Control:
         entry = match.entry
@@ -182,6 +186,7 @@ class Rules:
                                 f"answer-{entry.game}-{entry.id}",
                                 marked(entry.answer, match.terms, size=13),
                             ),
+                            *self.ruling_mark(entry),
                         ],
                         spacing=0,
                         expand=True,
@@ -197,6 +202,17 @@ class Rules:
             on_click=lambda _: self.open(entry),
         )
         return ui.tagged(f"rule-{entry.game}-{entry.id}", box)
+
+    def ruling_mark(self, entry: rules.Entry) -> list[ft.Control]:
+        """Under a result, that its line is the app's ruling, not the rulebook's."""
+        if not entry.ruling:
+            return []
+        # An entry resting on the rulebook too is the app's ruling only in part.
+        key = "rules.ruling-part" if entry.source else "rules.ruling-label"
+        label = ft.Text(
+            self.app.t(key), size=12, italic=True, color=ft.Colors.ON_SURFACE_VARIANT
+        )
+        return [ui.tagged(f"ruling-{entry.game}-{entry.id}", label)]
 
     def entry_part(self, entry: rules.Entry) -> ft.Control:
         t = self.app.t
@@ -230,6 +246,25 @@ class Rules:
             ],
             spacing=8,
         )
+        if entry.ruling:
+            body.controls.insert(
+                3,
+                ui.figure(
+                    "rule-ruling",
+                    t("rules.ruling", ruling=entry.ruling),
+                    size=15,
+                    italic=True,
+                ),
+            )
+        if entry.source:
+            body.controls.append(
+                ui.figure(
+                    "rule-source",
+                    f"{t('rules.source')}: {entry.source}",
+                    size=13,
+                    color=ft.Colors.ON_SURFACE_VARIANT,
+                )
+            )
         if entry.app:
             body.controls.append(
                 ui.figure(

@@ -71,7 +71,14 @@ def round_points(view: Mapping[str, Any], options: Mapping[str, Any]) -> dict:
 SPEC = GameSpec(
     slug="black-hearts",
     title=Words("Black Hearts", "ブラックハーツ"),
-    aliases=("black heart", "blackhearts", "ブラックハート"),
+    aliases=(
+        "black heart",
+        "blackhearts",
+        "black harts",
+        "ブラックハート",
+        "ブラック・ハーツ",
+        "ブラハ",
+    ),
     player_counts=range(3, 7),
     suits=(
         Suit("C", Words("Curse", "呪い"), "#D32F2F"),

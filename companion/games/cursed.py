@@ -50,7 +50,7 @@ def _fortunes_when_winning(summary: Mapping[str, Any], name: str) -> Best | None
 SPEC = GameSpec(
     slug="cursed",
     title=Words("CURSED!", "CURSED!"),
-    aliases=("cursed game", "the cursed game", "カースド"),
+    aliases=("cursed game", "the cursed game", "カースド", "カーズド"),
     player_counts=range(2, 7),
     measure="fortunes",
     best_of=_fortunes_when_winning,

@@ -94,6 +94,10 @@ SPEC = GameSpec(
         "run away",
         "トリックランナウェイ",
         "ランナウェイ",
+        "トリックランナウエイ",
+        "ランナウエイ",
+        "トリラン",
+        "trick-runaway",
     ),
     player_counts=range(4, 6),
     suits=(

@@ -207,12 +207,86 @@ def test_each_game_answers_the_spec_rulings(slug: str) -> None:
 def test_entries_are_well_formed(lang: str, slug: str) -> None:
     for raw in _raw(lang, slug):
         assert {"id", "title", "answer", "body", "keywords"} <= set(raw), raw
-        assert set(raw) <= {"id", "title", "answer", "body", "keywords", "app"}, raw
+        known = {"id", "title", "answer", "body", "keywords", "app", "source", "ruling"}
+        assert set(raw) <= known | {"about", "case"}, raw
+        # What it rests on: the rulebook's passage, or the app's ruling.
+        assert raw.get("source") or raw.get("ruling"), (lang, slug, raw["id"])
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", str(raw["id"]))
         assert str(raw["title"]).strip() and str(raw["body"]).strip(), raw["id"]
         keywords = raw["keywords"]
         assert isinstance(keywords, list) and keywords, raw["id"]
         assert all(isinstance(k, str) and k.strip() for k in keywords)
+
+
+@pytest.mark.parametrize("lang", rules.LANGUAGES)
+def test_every_qa_names_its_topics_and_its_case(lang: str) -> None:
+    for e in rules.load(lang):
+        if not e.id.startswith("q-"):
+            assert not e.about and not e.case, (e.game, e.id)
+            continue
+        assert e.about and e.case, (e.game, e.id)
+        for topic in e.about:
+            assert not rules.entry(e.game, topic, lang).id.startswith("q-")
+        # Each alternative must say something once read.
+        for group in e.case:
+            assert all(alt.strip() for alt in group.split("|")), (e.game, e.id)
+
+
+@pytest.mark.parametrize(
+    ("query", "game", "lang", "first", "then"),
+    [
+        ("what if the 1 and 14 are both played", "cursed-tricks", "en",
+         "q-one-and-fourteen", "trick-winner"),
+        ("clubs led what do I follow", "trick-runaway", "en",
+         "q-clubs-led", "follow-suit"),
+        ("the hands ran out and only one player is out", "trick-runaway", "en",
+         "q-one-out-hands-empty", "round-end"),
+        ("two players took damage, who leads?", "trick-runaway", "en",
+         "q-several-damaged-leader", "next-leader"),
+        ("クラブがリードされたら何を出す", "trick-runaway", "ja",
+         "q-clubs-led", "follow-suit"),
+        ("手札がなくなったけど脱落は1人だけ", "trick-runaway", "ja",
+         "q-one-out-hands-empty", "round-end"),
+    ],
+)
+def test_a_question_naming_a_case_gets_its_qa_before_the_topic(
+    query: str, game: str, lang: str, first: str, then: str
+) -> None:
+    found = [e.id for e in rules.search(query, lang, game, 10)]
+    assert found[0] == first, found
+    assert then in found
+
+
+def test_a_topic_question_keeps_its_topic_first() -> None:
+    # Naming the topic alone ("who leads next") is not naming a case of it.
+    assert rules.search("who leads after damage", "en", "trick-runaway")[0].id == (
+        "next-leader"
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "topic", "words"),
+    [
+        ("cursed-tricks", "curse-breaking", ("lead", "1", "14")),
+        ("trick-runaway", "follow-suit", ("clubs",)),
+        ("trick-runaway", "round-end", ("least life",)),
+        ("black-hearts", "setup", ("Two o'clock only", "8/13/18")),
+    ],
+)
+def test_a_one_line_answer_names_its_exceptions(
+    game: str, topic: str, words: tuple[str, ...]
+) -> None:
+    answer = rules.entry(game, topic).answer
+    assert all(word in answer for word in words), answer
+
+
+@pytest.mark.parametrize("lang", rules.LANGUAGES)
+def test_a_source_names_its_rulebook(lang: str) -> None:
+    book = {"en": "{} rulebook, ", "ja": "{}のルールブック「"}[lang]
+    for e in rules.load(lang):
+        if e.source:
+            title = rules.game_names(lang)[e.game][0]
+            assert e.source.startswith(book.format(title)), (e.game, e.id)
 
 
 def test_japanese_entries_are_written_in_japanese() -> None:
@@ -233,7 +307,8 @@ def test_no_rulebook_sentence_is_copied() -> None:
     windows = {b[i : i + width] for b in books for i in range(len(b) - width + 1)}
     for lang in rules.LANGUAGES:
         for e in rules.load(lang):
-            for text in (e.title, e.answer, e.body, e.app, " ".join(e.keywords)):
+            texts = (e.title, e.answer, e.body, e.app, e.source, e.ruling)
+            for text in (*texts, " ".join(e.keywords)):
                 flat = _flat(text)
                 for i in range(len(flat) - width + 1):
                     assert flat[i : i + width] not in windows, (e.game, e.id)
@@ -405,10 +480,11 @@ APP_WORDS = re.compile(
 def test_every_entry_opens_with_a_short_answer(lang: str) -> None:
     for e in rules.load(lang):
         assert e.answer.strip(), (e.game, e.id)
+        # Room for the exceptions a line must name to be true in every case.
         if lang == "en":
-            assert len(e.answer.split()) <= 20, (e.game, e.id)
+            assert len(e.answer.split()) <= 24, (e.game, e.id)
         else:
-            assert len(e.answer) <= 40, (e.game, e.id)
+            assert len(e.answer) <= 50, (e.game, e.id)
 
 
 @pytest.mark.parametrize("lang", rules.LANGUAGES)
@@ -474,6 +550,12 @@ def test_every_game_has_names_with_its_title_first(lang: str) -> None:
         ("オオカミ 満月", "wolf-x-trick"),
         ("狼 同点", "wolf-x-trick"),
         ("ブラックハーツ 2時", "black-hearts"),
+        # Nicknames and common misspellings.
+        ("ブラハ 13点", "black-hearts"),
+        ("カーストトリック 得点", "cursed-tricks"),
+        ("トリラン ダメージ", "trick-runaway"),
+        ("ウルフ 満月", "wolf-x-trick"),
+        ("black harts 13 points", "black-hearts"),
     ],
 )
 def test_a_game_named_in_the_question_is_read_and_cut_out(
@@ -695,7 +777,11 @@ def test_cli_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "--json", "--game", "cursed", "double", "curse"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert rows[0]["game"] == "cursed" and rows[0]["id"] == "double-curse"
-    assert set(rows[0]) == {"game", "id", "title", "answer", "score"}
+    assert set(rows[0]) == {
+        "game", "id", "title", "answer", "score", "source", "ruling", "closest"
+    }
+    assert rows[0]["source"] and rows[0]["ruling"] is None
+    assert not rows[0]["closest"]
     scores = [r["score"] for r in rows]
     assert scores == sorted(scores, reverse=True)
 
@@ -723,3 +809,66 @@ def test_the_names_the_search_reads_are_the_names_the_games_give() -> None:
     kept = json.loads(NAMES_FILE.read_text(encoding="utf-8"))
     renew = "python -c 'import companion.games as g; g.write_names()'"
     assert kept == names_table(), f"renew it: {renew}"
+
+
+# --- Saying which is a ruling, and when nothing answers ---------------------------
+
+
+def test_cli_says_which_line_is_a_ruling(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["rules", "--game", "black-hearts", "two players tie on the lowest total"])
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("black-hearts\tThe game ends and two players share")
+    assert "The rulebook doesn't say; the app's ruling: " in first
+    main(["rules", "--lang", "ja", "--game", "black-hearts", "最少", "同点"])
+    assert "ルールブックには書かれていません" in capsys.readouterr().out
+
+
+def _unanswered(lang: str) -> list[dict[str, str | None]]:
+    path = ROOT / "data" / "rules" / "unanswered" / f"{lang}.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_cli_marks_the_closest_when_no_entry_answers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["rules", "--json", "when do you draw cards in CURSED!"]) == 1
+    rows = json.loads(capsys.readouterr().out)
+    assert rows and all(row["closest"] for row in rows)
+    assert main(["rules", "when do you draw cards in CURSED!"]) == 1
+    said = capsys.readouterr()
+    assert said.err.startswith("No entry answers that.") and said.out
+
+
+@pytest.mark.parametrize("lang", rules.LANGUAGES)
+def test_questions_nothing_answers_are_mostly_told_so(lang: str) -> None:
+    # The threshold was chosen with one set left out at a time; with every set
+    # it catches about half of the questions nothing answers.
+    rows = _unanswered(lang)
+    assert len(rows) >= 30
+    told = sum(
+        not rules.answers(rules.find(str(r["question"]), lang, r["game"], 3), lang)
+        for r in rows
+    )
+    assert told / len(rows) >= 0.4
+
+
+@pytest.mark.parametrize("lang", rules.LANGUAGES)
+def test_a_right_first_answer_is_seldom_called_no_answer(lang: str) -> None:
+    flagged = right = 0
+    for part in HELD_OUT:
+        rows = recall.load_set(part, lang)
+        taught = _untaught(rows, lang)
+        for row in rows:
+            found = rules.find(row.question, lang, row.game, 3, taught)
+            if found and f"{found[0].entry.game}/{found[0].entry.id}" in row.answers:
+                right += 1
+                flagged += not rules.answers(found, lang)
+    assert flagged / right <= 0.015
+
+
+def test_a_question_of_no_clear_game_shows_each_games_best_first() -> None:
+    found = rules.find("呪い", "ja", None, 6)
+    first_games = [m.entry.game for m in found[:3]]
+    assert len(set(first_games)) == 3
+    # Chosen or named, the game keeps every result.
+    assert {m.entry.game for m in rules.find("ブラハ 呪い", "ja")} == {"black-hearts"}

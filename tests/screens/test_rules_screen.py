@@ -147,3 +147,42 @@ def test_a_past_games_reason_opens_its_rule(table: Table) -> None:
     table.tap("rules-back")
     # Back to the same game, its events still shown.
     table.wait("event-1-reason-0")
+
+
+def test_no_answer_is_said_first_and_a_ruling_is_said_as_one(table: Table) -> None:
+    table.tap("rules")
+    table.wait("rules-search")
+    table.type_into("rules-search", "when do you draw cards in CURSED!")
+    note = table.wait("rules-no-answer")
+    table.wait_text("rules-no-answer", "No entry answers that. Closest:")
+    # Said above the closest entries, in view on a phone without scrolling.
+    box = note.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 740
+    first_row = table.node("rule-cursed-setup").bounding_box()
+    assert first_row is not None and box["y"] < first_row["y"]
+    table.shot("rules-no-answer")
+
+    query = "two players tie on the lowest total"
+    search(table, f"black hearts {query}", "black-hearts/q-lowest-tie")
+    assert not table.has("rules-no-answer")
+    # A result says whether its line is the app's ruling, wholly or in part.
+    table.wait_text(
+        "ruling-black-hearts-q-lowest-tie", "The rulebook doesn't say; the app's ruling"
+    )
+    table.wait_text(
+        "ruling-black-hearts-curse-points",
+        "In part the app's ruling, where the rulebook doesn't say",
+    )
+    table.tap("rule-black-hearts-q-lowest-tie")
+    ruling = rules.entry("black-hearts", "q-lowest-tie").ruling
+    table.wait_text(
+        "rule-ruling", f"(The rulebook doesn't say; the app's ruling: {ruling})"
+    )
+    table.shot("rules-ruling")
+    table.tap("rules-back")
+    # An entry from the rulebook says where it comes from.
+    search(table, "black hearts two o clock", "black-hearts/two-oclock")
+    table.tap("rule-black-hearts-two-oclock")
+    source = rules.entry("black-hearts", "two-oclock").source
+    table.wait_text("rule-source", f"From: {source}")
+    assert not table.has("rule-ruling")
