@@ -27,7 +27,7 @@ import os
 import secrets
 import threading
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -222,12 +222,13 @@ def _check_rev(game_id: str, doc: dict[str, Any], expected_rev: int | None) -> N
 class _Guard:
     """One lock per data folder and process, plus a file lock between processes.
 
-    Reads take the thread lock only (files are replaced whole, so another
-    process never shows a half-written one); every read-modify-write also
-    takes an exclusive ``flock`` on ``.lock`` where the system has one.
+    Every read-modify-write takes an exclusive ``flock`` on ``.lock`` where the
+    system has one, and every read a shared one: a game moves between the
+    files in two writes, and a reader between them would miss it or see it
+    twice.
 
     Each write leaves a fresh token in ``.lock``. A process that finds a
-    token it did not write knows another process wrote since, and drops its
+    token it has not seen knows another process wrote since, and drops its
     parsed copies of the files before reading them under the lock: file
     signatures alone can repeat when files are rewritten fast. Within one
     process, a write by a Store other than the last writer does the same.
@@ -237,8 +238,9 @@ class _Guard:
         self._lock = threading.RLock()
         self._folder = folder
         self._depth = 0
+        self._reading = 0
         self._fd: int | None = None
-        self._token = b""
+        self._seen = b""
         self._storages: weakref.WeakSet[AtomicJSONStorage] = weakref.WeakSet()
         self._last_writer: weakref.ref[object] | None = None
         # Counts finished writes, so a screen can tell cheaply that the data moved.
@@ -249,21 +251,35 @@ class _Guard:
         if isinstance(storage, AtomicJSONStorage):
             self._storages.add(storage)
 
+    def _forget_all(self) -> None:
+        for storage in list(self._storages):
+            storage.forget()
+
     @contextlib.contextmanager
     def read(self) -> Iterator[None]:
+        """Hold the thread lock and a shared file lock: no write is half done."""
         with self._lock:
-            yield
+            outermost = self._reading == 0 and self._depth == 0
+            if outermost and self._share():
+                self._forget_all()
+            self._reading += 1
+            try:
+                yield
+            finally:
+                self._reading -= 1
+                if outermost and self._fd is not None:
+                    fcntl.flock(self._fd, fcntl.LOCK_UN)
 
     @contextlib.contextmanager
     def write(self, writer: object) -> Iterator[None]:
         """Hold both locks; every parsed copy is checked against the disk first."""
         with self._lock:
             if self._depth == 0:
+                # A shared lock held by a read around this write is converted.
                 changed = self._lock_file()
                 last = self._last_writer() if self._last_writer else None
                 if changed or last is not writer:
-                    for storage in list(self._storages):
-                        storage.forget()
+                    self._forget_all()
                 self._last_writer = weakref.ref(writer)
             self._depth += 1
             try:
@@ -274,29 +290,56 @@ class _Guard:
                 self._depth -= 1
                 if self._depth == 0 and self._fd is not None:
                     self._leave_token(self._fd)
-                    fcntl.flock(self._fd, fcntl.LOCK_UN)
+                    # Back to the shared lock the read around it held, if any.
+                    mode = fcntl.LOCK_SH if self._reading else fcntl.LOCK_UN
+                    fcntl.flock(self._fd, mode)
 
-    def _lock_file(self) -> bool:
-        """Lock ``.lock``; True when another process wrote since this one did."""
-        if self._folder is None or fcntl is None:
-            return False
-        if self._fd is None:
+    def _open_lock_file(self, *, create: bool) -> int | None:
+        if self._fd is None and self._folder is not None and fcntl is not None:
             lock = self._folder / LOCK_FILE
-            try:
+            if create:
                 self._folder.mkdir(parents=True, exist_ok=True)
                 self._fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-            except OSError as error:
-                raise StoreError(
-                    f"The saved games in {self._folder} cannot be changed: "
-                    f"{error.strerror or error} ({error.filename or lock}). "
-                    "Nothing was changed; choose a folder the app may write to."
-                ) from None
-        fcntl.flock(self._fd, fcntl.LOCK_EX)
+            else:
+                # A reader never creates the folder; a folder no writer has
+                # made has nothing to lock yet.
+                with contextlib.suppress(OSError):
+                    self._fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        return self._fd
+
+    def _share(self) -> bool:
+        """Take the shared lock; True when another process wrote since."""
+        fd = self._open_lock_file(create=False)
+        if fd is None:
+            return False
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        return self._token_moved(fd)
+
+    def _lock_file(self) -> bool:
+        """Lock ``.lock``; True when another process wrote since this one looked."""
+        if self._folder is None or fcntl is None:
+            return False
         try:
-            token = os.pread(self._fd, 64, 0)
+            fd = self._open_lock_file(create=True)
+        except OSError as error:
+            lock = self._folder / LOCK_FILE
+            raise StoreError(
+                f"The saved games in {self._folder} cannot be changed: "
+                f"{error.strerror or error} ({error.filename or lock}). "
+                "Nothing was changed; choose a folder the app may write to."
+            ) from None
+        assert fd is not None
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return self._token_moved(fd)
+
+    def _token_moved(self, fd: int) -> bool:
+        try:
+            token = os.pread(fd, 64, 0)
         except OSError:
             token = b""
-        return token != self._token or not token
+        moved = token != self._seen or not token
+        self._seen = token
+        return moved
 
     def _leave_token(self, fd: int) -> None:
         token = secrets.token_hex(8).encode()
@@ -304,7 +347,7 @@ class _Guard:
             os.pwrite(fd, token, 0)
         except OSError:
             token = b""  # unknown: the next write reads everything afresh
-        self._token = token
+        self._seen = token
 
 
 _GUARDS: dict[Path, _Guard] = {}
@@ -317,6 +360,12 @@ def _guard_for(folder: Path) -> _Guard:
         if key not in _GUARDS:
             _GUARDS[key] = _Guard(key)
         return _GUARDS[key]
+
+
+def _holds(table: Table, game_id: str) -> bool:
+    """Whether the table holds a game with this id, read from its raw tables."""
+    data = table.storage.read() or {}
+    return any(doc.get("id") == game_id for doc in data.get(table.name, {}).values())
 
 
 def _next_doc_id(table: Table) -> int:
@@ -409,23 +458,37 @@ class Store:
             return SCHEMA
 
     def _settle_moves(self) -> None:
-        """Finish a move between the files that a crash interrupted.
+        """Finish every move between the files that a crash interrupted.
 
-        A game moves by being written to its new file first and then removed
-        from the old one, each copy carrying a revision number; a game found
-        in both files keeps the copy with the higher revision.
+        What was read to decide is read again under the write lock: another
+        process may have finished the move, or made another, meanwhile.
         """
-        archived = {doc["id"]: doc for doc in self._archive}
-        doubles = [doc for doc in self._live if doc["id"] in archived]
-        if not doubles:
+        if not self._doubles():
             return
         with self._guard.write(self):
-            for doc in doubles:
-                other = archived[doc["id"]]
-                if doc["rev"] >= other["rev"]:
-                    self._archive.remove(doc_ids=[other.doc_id])
-                else:
-                    self._live.remove(doc_ids=[doc.doc_id])
+            for game_id in self._doubles():
+                self._settle(game_id)
+
+    def _doubles(self) -> set[str]:
+        """The ids of the games found in both files."""
+        archived = {doc["id"] for doc in self._archive}
+        return {doc["id"] for doc in self._live if doc["id"] in archived}
+
+    def _settle(self, game_id: str) -> None:
+        """Keep one copy of a game found in both files; call under the write lock.
+
+        A game moves by being written to its new file first and then removed
+        from the old one, the new copy one revision ahead: the copy with the
+        higher revision is the one to keep.
+        """
+        here = self._live.get(where("id") == game_id)
+        there = self._archive.get(where("id") == game_id)
+        if not isinstance(here, Document) or not isinstance(there, Document):
+            return
+        if here["rev"] >= there["rev"]:
+            self._archive.remove(where("id") == game_id)
+        else:
+            self._live.remove(where("id") == game_id)
 
     def close(self) -> None:
         for db in self._dbs:
@@ -441,14 +504,33 @@ class Store:
     # finding games
 
     def _find(self, game_id: str) -> tuple[Table, Document]:
-        for table in (self._live, self._archive):
-            doc = table.get(where("id") == game_id)
-            if isinstance(doc, Document):
-                return table, doc
+        """The game's table and document, as the files are now.
+
+        Of a game a crash left in both files, the copy a settle would keep;
+        under the write lock, ``_find_for_write`` removes the other copy
+        first, so the change about to be made starts from the one there is.
+        """
+        live = self._live.get(where("id") == game_id)
+        # The archive is searched for a game in progress only when its raw
+        # tables hold the id: a query over thousands of games costs more.
+        if not isinstance(live, Document) or _holds(self._archive, game_id):
+            archived = self._archive.get(where("id") == game_id)
+            if isinstance(archived, Document):
+                if isinstance(live, Document) and live["rev"] >= archived["rev"]:
+                    return self._live, live
+                return self._archive, archived
+        if isinstance(live, Document):
+            return self._live, live
         raise StoreError(f'There is no saved game "{game_id}".')
 
+    def _find_for_write(self, game_id: str) -> tuple[Table, Document]:
+        """``_find`` under the write lock: a game in both files is settled first."""
+        if _holds(self._live, game_id) and _holds(self._archive, game_id):
+            self._settle(game_id)
+        return self._find(game_id)
+
     def _find_untrashed(self, game_id: str) -> tuple[Table, Document]:
-        table, doc = self._find(game_id)
+        table, doc = self._find_for_write(game_id)
         if doc["deleted"]:
             raise StoreError(f'The game "{game_id}" is in the trash; restore it first.')
         return table, doc
@@ -483,9 +565,10 @@ class Store:
         if target is source:
             source.update(new, doc_ids=[doc.doc_id])
             return
-        # New copy first, old copy last: see _settle_moves.
-        _insert(target, new)
-        source.remove(doc_ids=[doc.doc_id])
+        # New copy first, old copy last, each found by the game's id: a crash
+        # between the two leaves two copies, which _settle resolves.
+        _upsert(target, where("id") == doc["id"], new)
+        source.remove(where("id") == doc["id"])
 
     # games in progress
 
@@ -620,14 +703,14 @@ class Store:
         """Saved games, newest first, optionally of one game and with one player."""
         wanted = player.casefold() if player is not None else None
         with self._guard.read():
-            games = [
+            games = _one_per_game(
                 _info(doc)
                 for table in (self._live, self._archive)
                 for doc in table
                 if (include_deleted or not doc["deleted"])
                 and (game is None or doc["game"] == game)
                 and (wanted is None or _has_player(doc, wanted))
-            ]
+            )
         games.sort(key=lambda info: (info.started, info.id), reverse=True)
         return games
 
@@ -676,7 +759,7 @@ class Store:
     ) -> None:
         with self._guard.write(self):
             self._ensure_schema_saved()
-            table, doc = self._find(game_id)
+            table, doc = self._find_for_write(game_id)
             _check_rev(game_id, doc, expected_rev)
             if doc["deleted"] != deleted:
                 self._move(table, doc, {"deleted": deleted})
@@ -684,13 +767,13 @@ class Store:
     def purge_game(self, game_id: str, expected_rev: int | None = None) -> None:
         """Remove a game in the trash for good."""
         with self._guard.write(self):
-            table, doc = self._find(game_id)
+            table, doc = self._find_for_write(game_id)
             _check_rev(game_id, doc, expected_rev)
             if not doc["deleted"]:
                 raise StoreError(
                     f'The game "{game_id}" is not in the trash; delete it first.'
                 )
-            table.remove(doc_ids=[doc.doc_id])
+            table.remove(where("id") == game_id)
 
     def refresh(self) -> list[str]:
         """Recompute every game's cached outcome from its log.
@@ -769,6 +852,16 @@ class Store:
         with self._guard.write(self):
             self._ensure_schema_saved()
             _upsert(self._settings, where("key") == key, {"key": key, "value": value})
+
+
+def _one_per_game(infos: Iterable[GameInfo]) -> list[GameInfo]:
+    """One line per game: a copy a crash left behind in the old file is not shown."""
+    latest: dict[str, GameInfo] = {}
+    for info in infos:
+        kept = latest.get(info.id)
+        if kept is None or info.rev > kept.rev:
+            latest[info.id] = info
+    return list(latest.values())
 
 
 def _has_player(doc: dict[str, Any], folded_name: str) -> bool:
