@@ -29,7 +29,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -92,6 +92,13 @@ class GameInfo:
     updated: str = ""  # ISO 8601, UTC: the last change
     events: int = 0
     rev: int = 0  # the game's revision, one more on every change (see expected_rev)
+    # One more than every game stored before it (0: stored before orders were kept).
+    order: int = 0
+
+    @property
+    def sort_key(self) -> tuple[int, str, str]:
+        """Newest last: by the order stored, then (older games) by start time."""
+        return (self.order, self.started, self.id)
 
     @property
     def state(self) -> str:
@@ -147,7 +154,12 @@ def _info(doc: dict[str, Any]) -> GameInfo:
         updated=doc["updated"],
         events=int(doc["events"]),
         rev=int(doc.get("rev", 0)),
+        order=_order(doc),
     )
+
+
+def _order(doc: dict[str, Any]) -> int:
+    return int(doc.get("order", 0))
 
 
 def _outcome(result: Replay) -> dict[str, Any]:
@@ -161,12 +173,13 @@ def _outcome(result: Replay) -> dict[str, Any]:
 
 
 def game_document(
-    game_id: str, started: str, result: Replay, *, archived: bool
+    game_id: str, started: str, result: Replay, *, archived: bool, order: int = 0
 ) -> dict[str, Any]:
     """How a new game is stored: its log, and the listing's view of it."""
     log = result.log
     return {
         "id": game_id,
+        "order": order,
         "game": log.game,
         "players": list(log.players),
         "started": started,
@@ -535,23 +548,23 @@ class Store:
             raise StoreError(f'The game "{game_id}" is in the trash; restore it first.')
         return table, doc
 
-    def _new_id_and_start(self) -> tuple[str, str]:
-        """A fresh game id, and a start time later than every other game's.
+    def _new_game_keys(self) -> tuple[str, str, int]:
+        """A fresh game id, its start time and its place in the order of games.
 
-        Games started within the same millisecond would otherwise list in a
-        random order.
+        The start is the clock's, whatever it says; the order is one more than
+        every other game's, so games started within one millisecond, or on a
+        device whose clock is ahead or behind, still list as they came, and
+        nothing here waits for a clock to catch up.
         """
         docs = [doc for table in (self._live, self._archive) for doc in table]
         taken = {doc["id"] for doc in docs}
+        order = max((_order(doc) for doc in docs), default=0) + 1
         now = datetime.now(UTC)
-        latest = max((doc["started"] for doc in docs), default="")
-        while _stamp(now) <= latest:
-            now += timedelta(milliseconds=1)
         prefix = now.strftime("%Y%m%d-%H%M%S")
-        while True:
+        while True:  # until an id not taken: a few tries at most
             game_id = f"{prefix}-{secrets.token_hex(2)}"
             if game_id not in taken:
-                return game_id, _stamp(now)
+                return game_id, _stamp(now), order
 
     def _ensure_schema_saved(self) -> None:
         if len(self._meta) == 0:
@@ -583,9 +596,9 @@ class Store:
         result = replay(log)
         with self._guard.write(self):
             self._ensure_schema_saved()
-            game_id, now = self._new_id_and_start()
+            game_id, now, order = self._new_game_keys()
             archived = bool(result.state.finished)
-            doc = game_document(game_id, now, result, archived=archived)
+            doc = game_document(game_id, now, result, archived=archived, order=order)
             _insert(self._archive if archived else self._live, doc)
             return game_id
 
@@ -711,14 +724,14 @@ class Store:
                 and (game is None or doc["game"] == game)
                 and (wanted is None or _has_player(doc, wanted))
             )
-        games.sort(key=lambda info: (info.started, info.id), reverse=True)
+        games.sort(key=lambda info: info.sort_key, reverse=True)
         return games
 
     def unfinished(self) -> list[GameInfo]:
         """Games still being played, newest first."""
         with self._guard.read():
             games = [_info(doc) for doc in self._live if not doc["finished"]]
-        games.sort(key=lambda info: (info.started, info.id), reverse=True)
+        games.sort(key=lambda info: info.sort_key, reverse=True)
         return games
 
     def finish(
