@@ -31,6 +31,9 @@ from companion.errors import StoreError
 
 Data = dict[str, dict[str, Any]]
 Warn = Callable[[str], None]
+# Raises ValueError, saying in a player's words what is wrong, when the tables
+# are not shaped as their owner wrote them.
+Check = Callable[[Data], None]
 
 BACKUP_SUFFIX = ".bak"
 BROKEN_SUFFIX = ".broken-"
@@ -41,6 +44,14 @@ STALE_TEMP_SECONDS = 600
 
 class _Unreadable(Exception):
     """A data file that exists but does not hold a TinyDB JSON object."""
+
+
+class _Misshapen(Exception):
+    """A data file that is JSON, but not shaped as the app wrote it.
+
+    Not a torn write (those do not parse): someone changed it by hand, so it
+    is refused as it is rather than replaced by its backup.
+    """
 
 
 def backup_path(path: Path) -> Path:
@@ -84,11 +95,12 @@ def _read_bytes(path: Path) -> bytes:
         os.close(fd)
 
 
-def _load(path: Path) -> Data | None:
+def _load(path: Path, check: Check | None = None) -> Data | None:
     """The file's tables, None when it does not exist, _Unreadable when broken.
 
     A file the system will not hand over is refused with a StoreError: it may
     be perfectly good, so it must not be treated as damaged and set aside.
+    Tables that ``check`` refuses raise _Misshapen.
     """
     try:
         raw = _read_bytes(path)
@@ -103,11 +115,27 @@ def _load(path: Path) -> Data | None:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise _Unreadable(str(error)) from None
-    if not isinstance(data, dict) or not all(
-        isinstance(table, dict) for table in data.values()
-    ):
+    except RecursionError:
+        raise _Misshapen("values are nested far too deep") from None
+    except ValueError:  # an integer of thousands of digits
+        raise _Misshapen("it holds a number far too long") from None
+    if not isinstance(data, dict):
         raise _Unreadable("the file does not hold a table of games")
+    if not all(isinstance(table, dict) for table in data.values()):
+        raise _Misshapen("one of its tables is not a table")
+    if check is not None:
+        try:
+            check(data)
+        except ValueError as error:
+            raise _Misshapen(str(error)) from None
     return data
+
+
+def _misshapen(path: Path, error: _Misshapen, *, what: str = "") -> StoreError:
+    return StoreError(
+        f"The saved games file {path}{what} is not as the app wrote it: {error}. "
+        "Nothing was changed; please copy the file somewhere safe and ask for help."
+    )
 
 
 def fsync_folder(folder: Path) -> None:
@@ -254,11 +282,13 @@ class AtomicJSONStorage(Storage):
         *,
         warn: Warn | None = None,
         fsync: bool = True,
+        check: Check | None = None,
     ) -> None:
         super().__init__()
         self.path = Path(path)
         self._warn = warn or (lambda message: None)
         self._fsync = fsync
+        self._check = check
         self._cache: Data | None = None
         self._cached_signature: Signature | None = None
 
@@ -310,9 +340,11 @@ class AtomicJSONStorage(Storage):
         """The tables, and whether they came from the backup."""
         backup = backup_path(self.path)
         try:
-            data = _load(self.path)
+            data = _load(self.path, self._check)
         except _Unreadable as error:
             return self._recover(f"could not be read ({error})", set_aside=True), True
+        except _Misshapen as error:
+            raise _misshapen(self.path, error) from None
         if data is not None:
             return data, False
         if not backup.exists():
@@ -322,7 +354,11 @@ class AtomicJSONStorage(Storage):
     def _recover(self, problem: str, *, set_aside: bool) -> Data:
         backup = backup_path(self.path)
         try:
-            data = _load(backup)
+            data = _load(backup, self._check)
+        except _Misshapen as error:
+            raise _misshapen(
+                self.path, error, what=f" {problem}, and its backup {backup.name}"
+            ) from None
         except _Unreadable as error:
             raise StoreError(
                 f"The saved games file {self.path} {problem}, and its backup "

@@ -44,6 +44,7 @@ from companion.games import SLUGS
 from companion.games.base import Event
 from companion.log import (
     MAX_EVENT_BYTES,
+    MAX_INT_DIGITS,
     MAX_LOG_BYTES,
     GameLog,
     check_count,
@@ -53,6 +54,7 @@ from companion.log import (
 )
 from companion.replay import Replay, replay
 from companion.storage import AtomicJSONStorage, remove_stale_temporaries
+from companion.store_shape import check_tables
 
 try:
     import fcntl
@@ -153,9 +155,13 @@ def _info(doc: dict[str, Any]) -> GameInfo:
         archived=bool(doc["archived"]),
         updated=doc["updated"],
         events=int(doc["events"]),
-        rev=int(doc.get("rev", 0)),
+        rev=_rev(doc),
         order=_order(doc),
     )
+
+
+def _rev(doc: dict[str, Any]) -> int:
+    return int(doc.get("rev", 0))
 
 
 def _order(doc: dict[str, Any]) -> int:
@@ -207,9 +213,27 @@ def _pack(log: dict[str, Any], archived: bool) -> dict[str, Any] | str:
 def _log_of(doc: dict[str, Any]) -> GameLog:
     """A fresh copy of a stored game's log."""
     packed = doc["log"]
-    data = json.loads(packed) if isinstance(packed, str) else copy.deepcopy(packed)
-    # Checked when it was stored; a log kept before a limit existed still opens.
-    return GameLog.from_dict(data, check=False)
+    try:
+        if isinstance(packed, str):
+            data = json.loads(packed, parse_int=_bounded_int)
+        else:
+            data = copy.deepcopy(packed)
+        # Checked when it was stored; a log kept before a limit existed still
+        # opens, but one changed by hand into something else does not.
+        return GameLog.from_dict(data, check=False)
+    except (ValueError, RecursionError, LogError):
+        raise StoreError(
+            f'The saved game "{doc["id"]}" is not as the app wrote it (what was '
+            "played is garbled). "
+            "Nothing was changed; please copy the saved games somewhere safe "
+            "and ask for help."
+        ) from None
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(text)
+    return int(text)
 
 
 def _check_edited(before: list[Event], after: list[Event]) -> None:
@@ -228,8 +252,8 @@ def _check_edited(before: list[Event], after: list[Event]) -> None:
 
 
 def _check_rev(game_id: str, doc: dict[str, Any], expected_rev: int | None) -> None:
-    if expected_rev is not None and doc["rev"] != expected_rev:
-        raise StaleGameError(game_id, expected_rev, doc["rev"])
+    if expected_rev is not None and _rev(doc) != expected_rev:
+        raise StaleGameError(game_id, expected_rev, _rev(doc))
 
 
 class _Guard:
@@ -423,7 +447,10 @@ class Store:
         else:
             self._guard = _guard_for(self.folder)
             storage = partial(
-                AtomicJSONStorage, warn=self._warnings.append, fsync=fsync
+                AtomicJSONStorage,
+                warn=self._warnings.append,
+                fsync=fsync,
+                check=check_tables,
             )
             live = TinyDB(self.folder / LIVE_FILE, storage=storage)
             archive = TinyDB(self.folder / ARCHIVE_FILE, storage=storage)
@@ -498,7 +525,7 @@ class Store:
         there = self._archive.get(where("id") == game_id)
         if not isinstance(here, Document) or not isinstance(there, Document):
             return
-        if here["rev"] >= there["rev"]:
+        if _rev(here) >= _rev(there):
             self._archive.remove(where("id") == game_id)
         else:
             self._live.remove(where("id") == game_id)
@@ -529,7 +556,7 @@ class Store:
         if not isinstance(live, Document) or _holds(self._archive, game_id):
             archived = self._archive.get(where("id") == game_id)
             if isinstance(archived, Document):
-                if isinstance(live, Document) and live["rev"] >= archived["rev"]:
+                if isinstance(live, Document) and _rev(live) >= _rev(archived):
                     return self._live, live
                 return self._archive, archived
         if isinstance(live, Document):
@@ -572,7 +599,7 @@ class Store:
 
     def _move(self, source: Table, doc: Document, fields: dict[str, Any]) -> None:
         """Rewrite a game, into the other file when ``fields`` say it belongs there."""
-        new = {**doc, **fields, "rev": doc["rev"] + 1, "updated": _now()}
+        new = {**doc, **fields, "rev": _rev(doc) + 1, "updated": _now()}
         target = self._archive if new["archived"] or new["deleted"] else self._live
         new["log"] = _pack(_log_of(new).to_dict(), target is self._archive)
         if target is source:
@@ -703,7 +730,7 @@ class Store:
         """The game's current revision: pass it as ``expected_rev`` to a write."""
         with self._guard.read():
             _, doc = self._find(game_id)
-            return int(doc["rev"])
+            return int(_rev(doc))
 
     # the list and the archive
 
