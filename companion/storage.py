@@ -6,9 +6,10 @@ file next to the old one and swaps it in with one rename, keeping the previous
 version as ``<name>.bak``. The backup only moves forward: it is replaced after
 the new file is in place, so a refused write leaves both files as they were.
 Reading a file that does not parse falls back to that copy, keeps the broken
-file aside for inspection, and reports what happened through ``warn`` instead
-of quietly starting empty. A file that cannot be read at all (no permission, a
-disk error) is not damaged: it is refused and left alone.
+file aside for inspection, and reports what happened through ``warn`` (a
+:class:`Repair`) instead of quietly starting empty. A file that cannot be read
+at all (no permission, a disk error) is not damaged: it is refused and left
+alone.
 """
 
 from __future__ import annotations
@@ -21,16 +22,49 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from tinydb.storages import Storage
 
 from companion.errors import StoreError
 
 Data = dict[str, dict[str, Any]]
-Warn = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Repair:
+    """A data file replaced by its last good copy: what the players must be told.
+
+    ``saved`` is when the copy now in use was written (ISO 8601, UTC; empty
+    when the system did not say): what was entered after it may be missing.
+    """
+
+    file: str  # the file's name, e.g. live.json
+    problem: Literal["damaged", "missing"]
+    saved: str
+    set_aside: str = ""  # the name the damaged file is kept under, if any
+    detail: str = ""  # what was wrong with it, for whoever looks at the file
+
+    def text(self) -> str:
+        """In English, for the command line and the logs."""
+        what = (
+            f"could not be read ({self.detail})"
+            if self.problem == "damaged"
+            else "was missing"
+        )
+        since = f"saved {self.saved}" if self.saved else "the last one saved"
+        kept = f" The damaged file was kept as {self.set_aside}." * bool(self.set_aside)
+        return (
+            f"The saved games file {self.file} {what}, so the last good copy "
+            f"({self.file}{BACKUP_SUFFIX}, {since}) was used instead: what was "
+            f"entered after it may need entering again.{kept}"
+        )
+
+
+Warn = Callable[[Repair], None]
 # Raises ValueError, saying in a player's words what is wrong, when the tables
 # are not shaped as their owner wrote them.
 Check = Callable[[Data], None]
@@ -194,7 +228,7 @@ def _second_name(path: Path, target: Path, *, fsync: bool) -> None:
         except OSError:
             pass
     try:
-        shutil.copyfile(path, target)
+        shutil.copy2(path, target)  # with its time: the backup says when it was saved
         if fsync:
             with open(target, "rb+") as handle:
                 os.fsync(handle.fileno())
@@ -342,17 +376,19 @@ class AtomicJSONStorage(Storage):
         try:
             data = _load(self.path, self._check)
         except _Unreadable as error:
-            return self._recover(f"could not be read ({error})", set_aside=True), True
+            return self._recover("damaged", str(error)), True
         except _Misshapen as error:
             raise _misshapen(self.path, error) from None
         if data is not None:
             return data, False
         if not backup.exists():
             return None, False  # a new store
-        return self._recover("was missing", set_aside=False), True
+        return self._recover("missing"), True
 
-    def _recover(self, problem: str, *, set_aside: bool) -> Data:
+    def _recover(self, kind: Literal["damaged", "missing"], detail: str = "") -> Data:
         backup = backup_path(self.path)
+        set_aside = kind == "damaged"
+        problem = f"could not be read ({detail})" if set_aside else "was missing"
         try:
             data = _load(backup, self._check)
         except _Misshapen as error:
@@ -371,7 +407,7 @@ class AtomicJSONStorage(Storage):
                 f"backup ({backup.name}). Nothing was changed; please copy the "
                 "file somewhere safe and ask for help."
             )
-        kept = ""
+        saved = _modified(backup)
         aside: Path | None = None
         try:
             if set_aside:
@@ -379,7 +415,6 @@ class AtomicJSONStorage(Storage):
                 # damaged file stays where it was.
                 aside = _set_aside_name(self.path)
                 _second_name(self.path, aside, fsync=self._fsync)
-                kept = f" The damaged file was kept as {aside.name}."
             write_atomically(
                 self.path,
                 json.dumps(data, ensure_ascii=False, separators=(",", ":")),
@@ -396,8 +431,21 @@ class AtomicJSONStorage(Storage):
                 "the disk or let the app write to the folder, then try again."
             ) from None
         self._warn(
-            f"The saved games file {self.path.name} {problem}, so the last good "
-            f"copy ({backup.name}) was used instead: the most recent change may "
-            f"be missing.{kept}"
+            Repair(
+                file=self.path.name,
+                problem=kind,
+                saved=saved,
+                set_aside=aside.name if aside is not None else "",
+                detail=detail,
+            )
         )
         return data
+
+
+def _modified(path: Path) -> str:
+    """When ``path`` was last written, ISO 8601 UTC to the second ("" if unknown)."""
+    try:
+        moment = datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    except (OSError, ValueError, OverflowError):
+        return ""
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")

@@ -53,7 +53,7 @@ from companion.log import (
     check_value,
 )
 from companion.replay import Replay, replay
-from companion.storage import AtomicJSONStorage, remove_stale_temporaries
+from companion.storage import AtomicJSONStorage, Repair, remove_stale_temporaries
 from companion.store_shape import check_tables
 
 try:
@@ -282,6 +282,18 @@ class _Guard:
         self._last_writer: weakref.ref[object] | None = None
         # Counts finished writes, so a screen can tell cheaply that the data moved.
         self.generation = 0
+        # The files replaced by their last good copy, whichever Store of the
+        # folder read them, until the players have seen it.
+        self.repairs: list[Repair] = []
+
+    def repaired(self, repair: Repair) -> None:
+        with self._lock:
+            self.repairs.append(repair)
+
+    def dismiss(self, repair: Repair) -> None:
+        with self._lock:
+            if repair in self.repairs:
+                self.repairs.remove(repair)
 
     def watch(self, storage: object) -> None:
         """Have ``storage`` forget its parsed copy when another process wrote."""
@@ -434,7 +446,6 @@ class Store:
         self, folder: Path | str, *, memory: bool = False, fsync: bool = True
     ) -> None:
         self.folder = Path(folder)
-        self._warnings: list[str] = []
         if not memory and self.folder.exists() and not self.folder.is_dir():
             raise StoreError(
                 f"{self.folder} is a file, not a folder: the saved games need a "
@@ -448,7 +459,7 @@ class Store:
             self._guard = _guard_for(self.folder)
             storage = partial(
                 AtomicJSONStorage,
-                warn=self._warnings.append,
+                warn=self._guard.repaired,
                 fsync=fsync,
                 check=check_tables,
             )
@@ -534,12 +545,21 @@ class Store:
         for db in self._dbs:
             db.close()
 
-    def warnings(self) -> list[str]:
-        """What went wrong with the files, in words to show the player."""
-        return list(self._warnings)
+    def repairs(self) -> list[Repair]:
+        """The files replaced by their last good copy, until ``dismiss_repair``.
 
-    def clear_warnings(self) -> None:
-        self._warnings.clear()
+        Kept for the folder in this process, whichever Store read the file:
+        the players see each one until they say they have.
+        """
+        with self._guard.read():
+            return list(self._guard.repairs)
+
+    def dismiss_repair(self, repair: Repair) -> None:
+        self._guard.dismiss(repair)
+
+    def warnings(self) -> list[str]:
+        """The repairs in English, for the command line."""
+        return [repair.text() for repair in self.repairs()]
 
     # finding games
 

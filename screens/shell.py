@@ -19,6 +19,7 @@ from companion.errors import CompanionError, LogError
 from companion.i18n import LANGUAGES, text
 from companion.store import Store
 from screens import ui
+from screens.repairs import repair_notices
 
 T = TypeVar("T")
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -198,7 +199,9 @@ class App:
                 # A screen of its own opens scrolled to its top.
                 key=f"root-{id(self.screen)}",
                 content=ft.Column(
-                    [self.kept_top_bar(), body] if self.unlocked else [body],
+                    [self.kept_top_bar(), *repair_notices(self), body]
+                    if self.unlocked
+                    else [body],
                     spacing=8,
                     expand=True,
                     scroll=ft.ScrollMode.AUTO,
