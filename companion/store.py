@@ -350,10 +350,12 @@ class _Guard:
                 self._folder.mkdir(parents=True, exist_ok=True)
                 self._fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
             else:
-                # A reader never creates the folder; a folder no writer has
-                # made has nothing to lock yet.
-                with contextlib.suppress(OSError):
-                    self._fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+                # A reader never creates the folder (a folder no writer has
+                # made has nothing to lock yet), and may only read the lock.
+                for flags in (os.O_RDWR | os.O_CREAT, os.O_RDONLY):
+                    with contextlib.suppress(OSError):
+                        self._fd = os.open(lock, flags, 0o644)
+                        break
         return self._fd
 
     def _share(self) -> bool:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 from companion.log import dumps, loads
+from companion.storage import AtomicJSONStorage
 from companion.store import ARCHIVE_FILE, LIVE_FILE, Store
 from tests.companion.test_store import filler, header
 
@@ -62,3 +64,34 @@ def test_opening_the_folder_while_a_game_moves_loses_nothing(tmp_path: Path) -> 
     assert dumps(after.load(moving).log) == dumps(over)
     for name in (LIVE_FILE, ARCHIVE_FILE):
         assert (tmp_path / name).exists()
+
+
+def test_a_game_a_crash_left_in_both_files_is_changed_from_its_newer_copy(
+    tmp_path: Path,
+) -> None:
+    store = Store(tmp_path, fsync=False)
+    over = loads(FINISHED.read_text())
+    game_id = store.import_log(over)
+    store.undo(game_id)  # rev 2, in live.json
+    before_crash = Store(tmp_path, fsync=False)  # opened before the crash
+    # A redo killed between its two writes: the new copy (rev 3) is in the
+    # archive, the old one (rev 2) still in live.json.
+    live = AtomicJSONStorage(tmp_path / LIVE_FILE, fsync=False)
+    archive = AtomicJSONStorage(tmp_path / ARCHIVE_FILE, fsync=False)
+    tables = live.read()
+    assert tables is not None
+    [doc] = tables["games"].values()
+    newer = {**doc, "rev": 3, "archived": True, "finished": True}
+    newer["log"] = json.dumps(over.to_dict(), ensure_ascii=False)
+    newer["events"] = len(over.events)
+    archived = archive.read() or {}
+    archived.setdefault("games", {})["99"] = newer
+    archive.write(archived)
+
+    assert [info.rev for info in before_crash.list_games()] == [3]  # listed once
+    before_crash.undo(game_id, expected_rev=3)
+    stored = before_crash.load(game_id)
+    assert stored.rev == 4 and not stored.info.archived
+    assert stored.log.events == over.events[:-1]
+    assert all(doc["id"] != game_id for doc in (archive.read() or {})["games"].values())
+    assert [info.id for info in Store(tmp_path, fsync=False).list_games()] == [game_id]
