@@ -277,6 +277,7 @@ class _Guard:
         self._depth = 0
         self._reading = 0
         self._fd: int | None = None
+        self._writable = False  # whether _fd may be written to
         self._seen = b""
         self._storages: weakref.WeakSet[AtomicJSONStorage] = weakref.WeakSet()
         self._last_writer: weakref.ref[object] | None = None
@@ -344,18 +345,32 @@ class _Guard:
                     fcntl.flock(self._fd, mode)
 
     def _open_lock_file(self, *, create: bool) -> int | None:
-        if self._fd is None and self._folder is not None and fcntl is not None:
-            lock = self._folder / LOCK_FILE
-            if create:
-                self._folder.mkdir(parents=True, exist_ok=True)
-                self._fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-            else:
-                # A reader never creates the folder (a folder no writer has
-                # made has nothing to lock yet), and may only read the lock.
-                for flags in (os.O_RDWR | os.O_CREAT, os.O_RDONLY):
-                    with contextlib.suppress(OSError):
-                        self._fd = os.open(lock, flags, 0o644)
-                        break
+        """The lock's descriptor: one a writer may write its token to, with
+        ``create``; for a reader, any the system grants (None: nothing to lock).
+        """
+        if self._folder is None or fcntl is None:
+            return None
+        lock = self._folder / LOCK_FILE
+        if create and self._fd is not None and not self._writable:
+            # Opened by a read that could only read it: a lock taken on that
+            # descriptor would be dropped with it, so drop it first.
+            os.close(self._fd)
+            self._fd = None
+        if self._fd is None and create:
+            self._folder.mkdir(parents=True, exist_ok=True)
+            self._fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+            self._writable = True
+        elif self._fd is None:
+            # A reader never creates the folder (a folder no writer has made
+            # has nothing to lock yet), and may only be let read the lock.
+            for flags, writable in (
+                (os.O_RDWR | os.O_CREAT, True),
+                (os.O_RDONLY, False),
+            ):
+                with contextlib.suppress(OSError):
+                    self._fd = os.open(lock, flags, 0o644)
+                    self._writable = writable
+                    break
         return self._fd
 
     def _share(self) -> bool:
@@ -364,7 +379,9 @@ class _Guard:
         if fd is None:
             return False
         fcntl.flock(fd, fcntl.LOCK_SH)
-        return self._token_moved(fd)
+        # No token yet: nobody wrote through a Store, and the files'
+        # signatures tell a reader all there is.
+        return self._token_moved(fd, unknown=False)
 
     def _lock_file(self) -> bool:
         """Lock ``.lock``; True when another process wrote since this one looked."""
@@ -381,14 +398,16 @@ class _Guard:
             ) from None
         assert fd is not None
         fcntl.flock(fd, fcntl.LOCK_EX)
-        return self._token_moved(fd)
+        return self._token_moved(fd, unknown=True)
 
-    def _token_moved(self, fd: int) -> bool:
+    def _token_moved(self, fd: int, *, unknown: bool) -> bool:
+        """Whether the token changed since this process last saw one; ``unknown``
+        is the answer when there is none to compare."""
         try:
             token = os.pread(fd, 64, 0)
         except OSError:
             token = b""
-        moved = token != self._seen or not token
+        moved = token != self._seen if token else unknown
         self._seen = token
         return moved
 
