@@ -325,6 +325,9 @@ class AtomicJSONStorage(Storage):
         self._check = check
         self._cache: Data | None = None
         self._cached_signature: Signature | None = None
+        # One more each time the tables held in memory may differ from the
+        # last ones read: what is worked out from them can be kept until then.
+        self.version = 0
 
     def read(self) -> Data | None:
         # The signature is taken before reading: a file another process
@@ -334,6 +337,7 @@ class AtomicJSONStorage(Storage):
         if self._cache is not None and signature == self._cached_signature:
             return self._cache
         data, recovered = self._read_or_recover()
+        self.version += 1
         self._cache = data
         self._cached_signature = _signature(self.path) if recovered else signature
         return data
@@ -362,11 +366,13 @@ class AtomicJSONStorage(Storage):
             # forget them so the next read shows what really is on disk.
             self.forget()
             raise
+        self.version += 1
         self._cache = data
         self._cached_signature = _signature(self.path)
 
     def forget(self) -> None:
         """Drop the in-memory copy; the next read parses the file again."""
+        self.version += 1
         self._cache = None
         self._cached_signature = None
 

@@ -433,9 +433,27 @@ def _guard_for(folder: Path) -> _Guard:
 
 
 def _holds(table: Table, game_id: str) -> bool:
-    """Whether the table holds a game with this id, read from its raw tables."""
-    data = table.storage.read() or {}
-    return any(doc.get("id") == game_id for doc in data.get(table.name, {}).values())
+    """Whether the table holds a game with this id (kept per version of its file).
+
+    A query over thousands of archived games costs far more than one look in
+    a set of their ids, made once for each version of the file.
+    """
+    storage = table.storage
+    data = storage.read() or {}
+    version = getattr(storage, "version", None)
+    kept = _IDS.get(storage)
+    if version is None or kept is None or kept[0] != version:
+        ids = {doc.get("id") for doc in data.get(table.name, {}).values()}
+        if version is None:
+            return game_id in ids
+        kept = _IDS[storage] = (version, ids)
+    return game_id in kept[1]
+
+
+# Each file's game ids, with the version of its tables they were read from.
+_IDS: weakref.WeakKeyDictionary[Any, tuple[int, set[Any]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _next_doc_id(table: Table) -> int:
