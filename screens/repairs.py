@@ -1,14 +1,16 @@
 """The notice that a saved games file was replaced by its last good copy.
 
-Shown under the top bar of every screen, so on home and at the table, until
-the players dismiss it: what happened, when the copy now in use was saved and
-what may need entering again. Dismissed on one device, it goes on all.
+The shell shows one under the top bar of every screen, so on home and at the
+table, until the players dismiss it: what happened, when the copy now in use
+was saved and what may need entering again. A notice dismissed stays where it
+was, inert, until the screen changes: nothing moves under the finger that
+dismissed it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -16,8 +18,7 @@ from companion.storage import Repair
 from companion.store import LIVE_FILE
 from screens import ui
 
-if TYPE_CHECKING:
-    from screens.shell import App
+Translate = Callable[..., str]
 
 
 def saved_at(stamp: str, now: datetime | None = None) -> str:
@@ -31,35 +32,52 @@ def saved_at(stamp: str, now: datetime | None = None) -> str:
     return moment.strftime("%H:%M" if moment.date() == today else "%Y-%m-%d %H:%M")
 
 
-def repair_text(app: App, repair: Repair) -> str:
+def repair_text(repair: Repair, t: Translate) -> str:
     games = "live" if repair.file == LIVE_FILE else "archive"
-    saved = saved_at(repair.saved) or app.t("repair.last-save")
-    return app.t(f"repair.{games}.{repair.problem}", saved=saved)
+    saved = saved_at(repair.saved) or t("repair.last-save")
+    return t(f"repair.{games}.{repair.problem}", saved=saved)
 
 
-def repair_notices(app: App) -> list[ft.Control]:
-    """One notice per repair the players have not dismissed yet."""
-    repairs = app.call(app.store.repairs) or []
+def repair_notices(
+    repairs: list[Repair],
+    dismissed: list[Repair],
+    t: Translate,
+    dismiss: Callable[[Repair], None],
+) -> list[ft.Control]:
+    """One notice per repair in ``repairs``; those in ``dismissed`` inert."""
     return [
-        notice(app, repair, "" if at == 0 else f"-{at + 1}")
+        notice(repair, t, dismiss, "" if at == 0 else f"-{at + 1}", repair in dismissed)
         for at, repair in enumerate(repairs)
     ]
 
 
-def notice(app: App, repair: Repair, suffix: str) -> ft.Control:
-    def dismiss() -> None:
-        app.store.dismiss_repair(repair)
-        app.tell_others()
-        app.render()
-
-    return ui.panel(
-        ui.heading(app.t("repair.title"), 16),
-        ui.note(repair_text(app, repair), f"repair-notice{suffix}", error=True),
-        ui.tap(
-            app.t("repair.dismiss"),
-            dismiss,
+def notice(
+    repair: Repair,
+    t: Translate,
+    dismiss: Callable[[Repair], None],
+    suffix: str,
+    done: bool,
+) -> ft.Control:
+    answer = (
+        # As tall as the button it replaces.
+        ui.tagged(
+            f"repair-noted{suffix}",
+            ft.Container(
+                content=ft.Row([ft.Icon(ft.Icons.CHECK), ft.Text(t("repair.noted"))]),
+                height=ui.TOUCH,
+            ),
+        )
+        if done
+        else ui.tap(
+            t("repair.dismiss"),
+            lambda: dismiss(repair),
             f"repair-dismiss{suffix}",
             icon=ft.Icons.CHECK,
-        ),
+        )
+    )
+    return ui.panel(
+        ui.heading(t("repair.title"), 16),
+        ui.note(repair_text(repair, t), f"repair-notice{suffix}", error=True),
+        answer,
         highlight=True,
     )

@@ -60,18 +60,27 @@ def test_a_repaired_file_is_announced_until_dismissed(
         assert f"the copy saved at {SAVED} is in use" in said
         assert f"Anything entered after {SAVED} may need entering again" in said
         assert in_view(table, "repair-notice") and in_view(table, "repair-dismiss")
+        table.shot("repair-home")
         table.tap("lang")
         table.wait_until(lambda: "もう一度入力" in table.text("repair-notice"))
+        table.shot("repair-home-ja")
         assert SAVED in table.text("repair-notice")
         table.tap("lang")
         table.wait_until(lambda: "may need" in table.text("repair-notice"))
+        before = table.wait("repair-notice").bounding_box()
+        below = table.wait("new-game").bounding_box()
         table.tap("repair-dismiss")
-        table.gone("repair-notice")
+        # Dismissed, it stays in place, inert, until the screen changes:
+        # nothing moves under the finger that tapped it.
+        table.wait("repair-noted")
+        assert not table.has("repair-dismiss")
+        assert table.wait("repair-notice").bounding_box() == before
+        assert table.wait("new-game").bounding_box() == below
 
         # While the app runs: the next look at the games finds the damage.
         table.tap("resume")
         table.wait("undo")
-        assert not table.has("repair-notice")
+        table.gone("repair-notice")
         damage(data)
         table.tap("home")
         assert SAVED in table.text("repair-notice")
@@ -79,9 +88,13 @@ def test_a_repaired_file_is_announced_until_dismissed(
         table.tap("resume")
         table.wait("undo")
         assert SAVED in table.text("repair-notice")
+        table.shot("repair-table")
         assert in_view(table, "repair-dismiss")
         table.tap("repair-dismiss")
-        table.gone("repair-notice")
+        table.wait("repair-noted")
+        table.tap("home")
+        table.wait("new-game")
+        assert not table.has("repair-notice")
         assert [p.name for p in data.iterdir() if ".broken-" in p.name]
     finally:
         context.close()
