@@ -10,6 +10,7 @@ from __future__ import annotations
 import statistics
 import tempfile
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from benchmarks.timing import timed
@@ -21,6 +22,7 @@ from companion.store import ARCHIVE_FILE, LIVE_FILE, Store, game_document
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ARCHIVED = 5000
 LIST_RUNS = 20
+IMPORT_RUNS = 10
 ROUNDS = 3  # each round records the whole example game once
 
 
@@ -61,6 +63,26 @@ def append_times(store: Store, log: GameLog) -> tuple[list[float], list[float]]:
     return times, last
 
 
+def import_times(log: GameLog, ahead: timedelta | None) -> list[float]:
+    """Milliseconds per import (a fresh store each, as `companion import` opens
+    one) into a folder holding one game stamped ``ahead`` of the clock."""
+    times: list[float] = []
+    with tempfile.TemporaryDirectory() as folder_name:
+        folder = Path(folder_name)
+        if ahead is not None:
+            started = datetime.now(UTC) + ahead
+            stamp = started.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+            doc = game_document(
+                "ahead", stamp, replay(log.with_events([])), archived=False
+            )
+            AtomicJSONStorage(folder / LIVE_FILE).write({"games": {"1": doc}})
+        for _ in range(IMPORT_RUNS):
+            start = time.perf_counter()
+            Store(folder).import_log(log)
+            times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
 def run() -> dict[str, object]:
     log = example()
     replay(log)  # warm the engine's import
@@ -90,6 +112,9 @@ def run() -> dict[str, object]:
             big_last += last
         empty_ms = statistics.median(empty_times)
         big_ms = statistics.median(big_times)
+        # A game stored by a device whose clock was a day ahead.
+        import_ms = statistics.median(import_times(log, None))
+        import_ahead_ms = statistics.median(import_times(log, timedelta(days=1)))
         return {
             "store_log": f"{log.game}, {len(log.events)} events",
             "store_append_ms_empty": round(empty_ms, 3),
@@ -98,6 +123,8 @@ def run() -> dict[str, object]:
             "store_last_append_ms_5000": round(statistics.median(big_last), 3),
             "store_list_ms_5000": round(statistics.median(list_times), 3),
             "store_list_ms_5000_cold_open": round(cold_list, 3),
+            "store_import_ms": round(import_ms, 3),
+            "store_import_ms_game_a_day_ahead": round(import_ahead_ms, 3),
             "store_archive_mb": round((big / ARCHIVE_FILE).stat().st_size / 1e6, 2),
             "store_live_kb": round((big / LIVE_FILE).stat().st_size / 1e3, 2),
         }

@@ -6,9 +6,10 @@ file next to the old one and swaps it in with one rename, keeping the previous
 version as ``<name>.bak``. The backup only moves forward: it is replaced after
 the new file is in place, so a refused write leaves both files as they were.
 Reading a file that does not parse falls back to that copy, keeps the broken
-file aside for inspection, and reports what happened through ``warn`` instead
-of quietly starting empty. A file that cannot be read at all (no permission, a
-disk error) is not damaged: it is refused and left alone.
+file aside for inspection, and reports what happened through ``warn`` (a
+:class:`Repair`) instead of quietly starting empty. A file that cannot be read
+at all (no permission, a disk error) is not damaged: it is refused and left
+alone.
 """
 
 from __future__ import annotations
@@ -21,16 +22,52 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from tinydb.storages import Storage
 
 from companion.errors import StoreError
 
 Data = dict[str, dict[str, Any]]
-Warn = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Repair:
+    """A data file replaced by its last good copy: what the players must be told.
+
+    ``saved`` is when the copy now in use was written (ISO 8601, UTC; empty
+    when the system did not say): what was entered after it may be missing.
+    """
+
+    file: str  # the file's name, e.g. live.json
+    problem: Literal["damaged", "missing"]
+    saved: str
+    set_aside: str = ""  # the name the damaged file is kept under, if any
+    detail: str = ""  # what was wrong with it, for whoever looks at the file
+
+    def text(self) -> str:
+        """In English, for the command line and the logs."""
+        what = (
+            f"could not be read ({self.detail})"
+            if self.problem == "damaged"
+            else "was missing"
+        )
+        since = f"saved {self.saved}" if self.saved else "the last one saved"
+        kept = f" The damaged file was kept as {self.set_aside}." * bool(self.set_aside)
+        return (
+            f"The saved games file {self.file} {what}, so the last good copy "
+            f"({self.file}{BACKUP_SUFFIX}, {since}) was used instead: what was "
+            f"entered after it may need entering again.{kept}"
+        )
+
+
+Warn = Callable[[Repair], None]
+# Raises ValueError, saying in a player's words what is wrong, when the tables
+# are not shaped as their owner wrote them.
+Check = Callable[[Data], None]
 
 BACKUP_SUFFIX = ".bak"
 BROKEN_SUFFIX = ".broken-"
@@ -41,6 +78,14 @@ STALE_TEMP_SECONDS = 600
 
 class _Unreadable(Exception):
     """A data file that exists but does not hold a TinyDB JSON object."""
+
+
+class _Misshapen(Exception):
+    """A data file that is JSON, but not shaped as the app wrote it.
+
+    Not a torn write (those do not parse): someone changed it by hand, so it
+    is refused as it is rather than replaced by its backup.
+    """
 
 
 def backup_path(path: Path) -> Path:
@@ -84,11 +129,12 @@ def _read_bytes(path: Path) -> bytes:
         os.close(fd)
 
 
-def _load(path: Path) -> Data | None:
+def _load(path: Path, check: Check | None = None) -> Data | None:
     """The file's tables, None when it does not exist, _Unreadable when broken.
 
     A file the system will not hand over is refused with a StoreError: it may
     be perfectly good, so it must not be treated as damaged and set aside.
+    Tables that ``check`` refuses raise _Misshapen.
     """
     try:
         raw = _read_bytes(path)
@@ -103,11 +149,27 @@ def _load(path: Path) -> Data | None:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise _Unreadable(str(error)) from None
-    if not isinstance(data, dict) or not all(
-        isinstance(table, dict) for table in data.values()
-    ):
+    except RecursionError:
+        raise _Misshapen("values are nested far too deep") from None
+    except ValueError:  # an integer of thousands of digits
+        raise _Misshapen("it holds a number far too long") from None
+    if not isinstance(data, dict):
         raise _Unreadable("the file does not hold a table of games")
+    if not all(isinstance(table, dict) for table in data.values()):
+        raise _Misshapen("one of its tables is not a table")
+    if check is not None:
+        try:
+            check(data)
+        except ValueError as error:
+            raise _Misshapen(str(error)) from None
     return data
+
+
+def _misshapen(path: Path, error: _Misshapen, *, what: str = "") -> StoreError:
+    return StoreError(
+        f"The saved games file {path}{what} is not as the app wrote it: {error}. "
+        "Nothing was changed; please copy the file somewhere safe and ask for help."
+    )
 
 
 def fsync_folder(folder: Path) -> None:
@@ -166,7 +228,7 @@ def _second_name(path: Path, target: Path, *, fsync: bool) -> None:
         except OSError:
             pass
     try:
-        shutil.copyfile(path, target)
+        shutil.copy2(path, target)  # with its time: the backup says when it was saved
         if fsync:
             with open(target, "rb+") as handle:
                 os.fsync(handle.fileno())
@@ -254,13 +316,18 @@ class AtomicJSONStorage(Storage):
         *,
         warn: Warn | None = None,
         fsync: bool = True,
+        check: Check | None = None,
     ) -> None:
         super().__init__()
         self.path = Path(path)
         self._warn = warn or (lambda message: None)
         self._fsync = fsync
+        self._check = check
         self._cache: Data | None = None
         self._cached_signature: Signature | None = None
+        # One more each time the tables held in memory may differ from the
+        # last ones read: what is worked out from them can be kept until then.
+        self.version = 0
 
     def read(self) -> Data | None:
         # The signature is taken before reading: a file another process
@@ -270,6 +337,7 @@ class AtomicJSONStorage(Storage):
         if self._cache is not None and signature == self._cached_signature:
             return self._cache
         data, recovered = self._read_or_recover()
+        self.version += 1
         self._cache = data
         self._cached_signature = _signature(self.path) if recovered else signature
         return data
@@ -298,11 +366,13 @@ class AtomicJSONStorage(Storage):
             # forget them so the next read shows what really is on disk.
             self.forget()
             raise
+        self.version += 1
         self._cache = data
         self._cached_signature = _signature(self.path)
 
     def forget(self) -> None:
         """Drop the in-memory copy; the next read parses the file again."""
+        self.version += 1
         self._cache = None
         self._cached_signature = None
 
@@ -310,19 +380,27 @@ class AtomicJSONStorage(Storage):
         """The tables, and whether they came from the backup."""
         backup = backup_path(self.path)
         try:
-            data = _load(self.path)
+            data = _load(self.path, self._check)
         except _Unreadable as error:
-            return self._recover(f"could not be read ({error})", set_aside=True), True
+            return self._recover("damaged", str(error)), True
+        except _Misshapen as error:
+            raise _misshapen(self.path, error) from None
         if data is not None:
             return data, False
         if not backup.exists():
             return None, False  # a new store
-        return self._recover("was missing", set_aside=False), True
+        return self._recover("missing"), True
 
-    def _recover(self, problem: str, *, set_aside: bool) -> Data:
+    def _recover(self, kind: Literal["damaged", "missing"], detail: str = "") -> Data:
         backup = backup_path(self.path)
+        set_aside = kind == "damaged"
+        problem = f"could not be read ({detail})" if set_aside else "was missing"
         try:
-            data = _load(backup)
+            data = _load(backup, self._check)
+        except _Misshapen as error:
+            raise _misshapen(
+                self.path, error, what=f" {problem}, and its backup {backup.name}"
+            ) from None
         except _Unreadable as error:
             raise StoreError(
                 f"The saved games file {self.path} {problem}, and its backup "
@@ -335,7 +413,7 @@ class AtomicJSONStorage(Storage):
                 f"backup ({backup.name}). Nothing was changed; please copy the "
                 "file somewhere safe and ask for help."
             )
-        kept = ""
+        saved = _modified(backup)
         aside: Path | None = None
         try:
             if set_aside:
@@ -343,7 +421,6 @@ class AtomicJSONStorage(Storage):
                 # damaged file stays where it was.
                 aside = _set_aside_name(self.path)
                 _second_name(self.path, aside, fsync=self._fsync)
-                kept = f" The damaged file was kept as {aside.name}."
             write_atomically(
                 self.path,
                 json.dumps(data, ensure_ascii=False, separators=(",", ":")),
@@ -360,8 +437,21 @@ class AtomicJSONStorage(Storage):
                 "the disk or let the app write to the folder, then try again."
             ) from None
         self._warn(
-            f"The saved games file {self.path.name} {problem}, so the last good "
-            f"copy ({backup.name}) was used instead: the most recent change may "
-            f"be missing.{kept}"
+            Repair(
+                file=self.path.name,
+                problem=kind,
+                saved=saved,
+                set_aside=aside.name if aside is not None else "",
+                detail=detail,
+            )
         )
         return data
+
+
+def _modified(path: Path) -> str:
+    """When ``path`` was last written, ISO 8601 UTC to the second ("" if unknown)."""
+    try:
+        moment = datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    except (OSError, ValueError, OverflowError):
+        return ""
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")

@@ -27,9 +27,9 @@ import os
 import secrets
 import threading
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,7 @@ from companion.games import SLUGS
 from companion.games.base import Event
 from companion.log import (
     MAX_EVENT_BYTES,
+    MAX_INT_DIGITS,
     MAX_LOG_BYTES,
     GameLog,
     check_count,
@@ -52,7 +53,8 @@ from companion.log import (
     check_value,
 )
 from companion.replay import Replay, replay
-from companion.storage import AtomicJSONStorage, remove_stale_temporaries
+from companion.storage import AtomicJSONStorage, Repair, remove_stale_temporaries
+from companion.store_shape import check_tables
 
 try:
     import fcntl
@@ -92,6 +94,13 @@ class GameInfo:
     updated: str = ""  # ISO 8601, UTC: the last change
     events: int = 0
     rev: int = 0  # the game's revision, one more on every change (see expected_rev)
+    # One more than every game stored before it (0: stored before orders were kept).
+    order: int = 0
+
+    @property
+    def sort_key(self) -> tuple[int, str, str]:
+        """Newest last: by the order stored, then (older games) by start time."""
+        return (self.order, self.started, self.id)
 
     @property
     def state(self) -> str:
@@ -146,8 +155,17 @@ def _info(doc: dict[str, Any]) -> GameInfo:
         archived=bool(doc["archived"]),
         updated=doc["updated"],
         events=int(doc["events"]),
-        rev=int(doc.get("rev", 0)),
+        rev=_rev(doc),
+        order=_order(doc),
     )
+
+
+def _rev(doc: dict[str, Any]) -> int:
+    return int(doc.get("rev", 0))
+
+
+def _order(doc: dict[str, Any]) -> int:
+    return int(doc.get("order", 0))
 
 
 def _outcome(result: Replay) -> dict[str, Any]:
@@ -161,12 +179,13 @@ def _outcome(result: Replay) -> dict[str, Any]:
 
 
 def game_document(
-    game_id: str, started: str, result: Replay, *, archived: bool
+    game_id: str, started: str, result: Replay, *, archived: bool, order: int = 0
 ) -> dict[str, Any]:
     """How a new game is stored: its log, and the listing's view of it."""
     log = result.log
     return {
         "id": game_id,
+        "order": order,
         "game": log.game,
         "players": list(log.players),
         "started": started,
@@ -194,9 +213,27 @@ def _pack(log: dict[str, Any], archived: bool) -> dict[str, Any] | str:
 def _log_of(doc: dict[str, Any]) -> GameLog:
     """A fresh copy of a stored game's log."""
     packed = doc["log"]
-    data = json.loads(packed) if isinstance(packed, str) else copy.deepcopy(packed)
-    # Checked when it was stored; a log kept before a limit existed still opens.
-    return GameLog.from_dict(data, check=False)
+    try:
+        if isinstance(packed, str):
+            data = json.loads(packed, parse_int=_bounded_int)
+        else:
+            data = copy.deepcopy(packed)
+        # Checked when it was stored; a log kept before a limit existed still
+        # opens, but one changed by hand into something else does not.
+        return GameLog.from_dict(data, check=False)
+    except (ValueError, RecursionError, LogError):
+        raise StoreError(
+            f'The saved game "{doc["id"]}" is not as the app wrote it (what was '
+            "played is garbled). "
+            "Nothing was changed; please copy the saved games somewhere safe "
+            "and ask for help."
+        ) from None
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(text)
+    return int(text)
 
 
 def _check_edited(before: list[Event], after: list[Event]) -> None:
@@ -215,19 +252,20 @@ def _check_edited(before: list[Event], after: list[Event]) -> None:
 
 
 def _check_rev(game_id: str, doc: dict[str, Any], expected_rev: int | None) -> None:
-    if expected_rev is not None and doc["rev"] != expected_rev:
-        raise StaleGameError(game_id, expected_rev, doc["rev"])
+    if expected_rev is not None and _rev(doc) != expected_rev:
+        raise StaleGameError(game_id, expected_rev, _rev(doc))
 
 
 class _Guard:
     """One lock per data folder and process, plus a file lock between processes.
 
-    Reads take the thread lock only (files are replaced whole, so another
-    process never shows a half-written one); every read-modify-write also
-    takes an exclusive ``flock`` on ``.lock`` where the system has one.
+    Every read-modify-write takes an exclusive ``flock`` on ``.lock`` where the
+    system has one, and every read a shared one: a game moves between the
+    files in two writes, and a reader between them would miss it or see it
+    twice.
 
     Each write leaves a fresh token in ``.lock``. A process that finds a
-    token it did not write knows another process wrote since, and drops its
+    token it has not seen knows another process wrote since, and drops its
     parsed copies of the files before reading them under the lock: file
     signatures alone can repeat when files are rewritten fast. Within one
     process, a write by a Store other than the last writer does the same.
@@ -237,33 +275,61 @@ class _Guard:
         self._lock = threading.RLock()
         self._folder = folder
         self._depth = 0
+        self._reading = 0
         self._fd: int | None = None
-        self._token = b""
+        self._writable = False  # whether _fd may be written to
+        self._seen = b""
         self._storages: weakref.WeakSet[AtomicJSONStorage] = weakref.WeakSet()
         self._last_writer: weakref.ref[object] | None = None
         # Counts finished writes, so a screen can tell cheaply that the data moved.
         self.generation = 0
+        # The files replaced by their last good copy, whichever Store of the
+        # folder read them, until the players have seen it.
+        self.repairs: list[Repair] = []
+
+    def repaired(self, repair: Repair) -> None:
+        with self._lock:
+            self.repairs.append(repair)
+
+    def dismiss(self, repair: Repair) -> None:
+        with self._lock:
+            if repair in self.repairs:
+                self.repairs.remove(repair)
 
     def watch(self, storage: object) -> None:
         """Have ``storage`` forget its parsed copy when another process wrote."""
         if isinstance(storage, AtomicJSONStorage):
             self._storages.add(storage)
 
+    def _forget_all(self) -> None:
+        for storage in list(self._storages):
+            storage.forget()
+
     @contextlib.contextmanager
     def read(self) -> Iterator[None]:
+        """Hold the thread lock and a shared file lock: no write is half done."""
         with self._lock:
-            yield
+            outermost = self._reading == 0 and self._depth == 0
+            if outermost and self._share():
+                self._forget_all()
+            self._reading += 1
+            try:
+                yield
+            finally:
+                self._reading -= 1
+                if outermost and self._fd is not None:
+                    fcntl.flock(self._fd, fcntl.LOCK_UN)
 
     @contextlib.contextmanager
     def write(self, writer: object) -> Iterator[None]:
         """Hold both locks; every parsed copy is checked against the disk first."""
         with self._lock:
             if self._depth == 0:
+                # A shared lock held by a read around this write is converted.
                 changed = self._lock_file()
                 last = self._last_writer() if self._last_writer else None
                 if changed or last is not writer:
-                    for storage in list(self._storages):
-                        storage.forget()
+                    self._forget_all()
                 self._last_writer = weakref.ref(writer)
             self._depth += 1
             try:
@@ -274,29 +340,76 @@ class _Guard:
                 self._depth -= 1
                 if self._depth == 0 and self._fd is not None:
                     self._leave_token(self._fd)
-                    fcntl.flock(self._fd, fcntl.LOCK_UN)
+                    # Back to the shared lock the read around it held, if any.
+                    mode = fcntl.LOCK_SH if self._reading else fcntl.LOCK_UN
+                    fcntl.flock(self._fd, mode)
+
+    def _open_lock_file(self, *, create: bool) -> int | None:
+        """The lock's descriptor: one a writer may write its token to, with
+        ``create``; for a reader, any the system grants (None: nothing to lock).
+        """
+        if self._folder is None or fcntl is None:
+            return None
+        lock = self._folder / LOCK_FILE
+        if create and self._fd is not None and not self._writable:
+            # Opened by a read that could only read it: a lock taken on that
+            # descriptor would be dropped with it, so drop it first.
+            os.close(self._fd)
+            self._fd = None
+        if self._fd is None and create:
+            self._folder.mkdir(parents=True, exist_ok=True)
+            self._fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+            self._writable = True
+        elif self._fd is None:
+            # A reader never creates the folder (a folder no writer has made
+            # has nothing to lock yet), and may only be let read the lock.
+            for flags, writable in (
+                (os.O_RDWR | os.O_CREAT, True),
+                (os.O_RDONLY, False),
+            ):
+                with contextlib.suppress(OSError):
+                    self._fd = os.open(lock, flags, 0o644)
+                    self._writable = writable
+                    break
+        return self._fd
+
+    def _share(self) -> bool:
+        """Take the shared lock; True when another process wrote since."""
+        fd = self._open_lock_file(create=False)
+        if fd is None:
+            return False
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        # No token yet: nobody wrote through a Store, and the files'
+        # signatures tell a reader all there is.
+        return self._token_moved(fd, unknown=False)
 
     def _lock_file(self) -> bool:
-        """Lock ``.lock``; True when another process wrote since this one did."""
+        """Lock ``.lock``; True when another process wrote since this one looked."""
         if self._folder is None or fcntl is None:
             return False
-        if self._fd is None:
-            lock = self._folder / LOCK_FILE
-            try:
-                self._folder.mkdir(parents=True, exist_ok=True)
-                self._fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-            except OSError as error:
-                raise StoreError(
-                    f"The saved games in {self._folder} cannot be changed: "
-                    f"{error.strerror or error} ({error.filename or lock}). "
-                    "Nothing was changed; choose a folder the app may write to."
-                ) from None
-        fcntl.flock(self._fd, fcntl.LOCK_EX)
         try:
-            token = os.pread(self._fd, 64, 0)
+            fd = self._open_lock_file(create=True)
+        except OSError as error:
+            lock = self._folder / LOCK_FILE
+            raise StoreError(
+                f"The saved games in {self._folder} cannot be changed: "
+                f"{error.strerror or error} ({error.filename or lock}). "
+                "Nothing was changed; choose a folder the app may write to."
+            ) from None
+        assert fd is not None
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return self._token_moved(fd, unknown=True)
+
+    def _token_moved(self, fd: int, *, unknown: bool) -> bool:
+        """Whether the token changed since this process last saw one; ``unknown``
+        is the answer when there is none to compare."""
+        try:
+            token = os.pread(fd, 64, 0)
         except OSError:
             token = b""
-        return token != self._token or not token
+        moved = token != self._seen if token else unknown
+        self._seen = token
+        return moved
 
     def _leave_token(self, fd: int) -> None:
         token = secrets.token_hex(8).encode()
@@ -304,7 +417,7 @@ class _Guard:
             os.pwrite(fd, token, 0)
         except OSError:
             token = b""  # unknown: the next write reads everything afresh
-        self._token = token
+        self._seen = token
 
 
 _GUARDS: dict[Path, _Guard] = {}
@@ -317,6 +430,30 @@ def _guard_for(folder: Path) -> _Guard:
         if key not in _GUARDS:
             _GUARDS[key] = _Guard(key)
         return _GUARDS[key]
+
+
+def _holds(table: Table, game_id: str) -> bool:
+    """Whether the table holds a game with this id (kept per version of its file).
+
+    A query over thousands of archived games costs far more than one look in
+    a set of their ids, made once for each version of the file.
+    """
+    storage = table.storage
+    data = storage.read() or {}
+    version = getattr(storage, "version", None)
+    kept = _IDS.get(storage)
+    if version is None or kept is None or kept[0] != version:
+        ids = {doc.get("id") for doc in data.get(table.name, {}).values()}
+        if version is None:
+            return game_id in ids
+        kept = _IDS[storage] = (version, ids)
+    return game_id in kept[1]
+
+
+# Each file's game ids, with the version of its tables they were read from.
+_IDS: weakref.WeakKeyDictionary[Any, tuple[int, set[Any]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _next_doc_id(table: Table) -> int:
@@ -350,7 +487,6 @@ class Store:
         self.folder = Path(folder)
         # Kept in memory only: nothing may be written beside it in ``folder``.
         self.memory = memory
-        self._warnings: list[str] = []
         if not memory and self.folder.exists() and not self.folder.is_dir():
             raise StoreError(
                 f"{self.folder} is a file, not a folder: the saved games need a "
@@ -363,7 +499,10 @@ class Store:
         else:
             self._guard = _guard_for(self.folder)
             storage = partial(
-                AtomicJSONStorage, warn=self._warnings.append, fsync=fsync
+                AtomicJSONStorage,
+                warn=self._guard.repaired,
+                fsync=fsync,
+                check=check_tables,
             )
             live = TinyDB(self.folder / LIVE_FILE, storage=storage)
             archive = TinyDB(self.folder / ARCHIVE_FILE, storage=storage)
@@ -411,67 +550,109 @@ class Store:
             return SCHEMA
 
     def _settle_moves(self) -> None:
-        """Finish a move between the files that a crash interrupted.
+        """Finish every move between the files that a crash interrupted.
 
-        A game moves by being written to its new file first and then removed
-        from the old one, each copy carrying a revision number; a game found
-        in both files keeps the copy with the higher revision.
+        What was read to decide is read again under the write lock: another
+        process may have finished the move, or made another, meanwhile.
         """
-        archived = {doc["id"]: doc for doc in self._archive}
-        doubles = [doc for doc in self._live if doc["id"] in archived]
-        if not doubles:
+        if not self._doubles():
             return
         with self._guard.write(self):
-            for doc in doubles:
-                other = archived[doc["id"]]
-                if doc["rev"] >= other["rev"]:
-                    self._archive.remove(doc_ids=[other.doc_id])
-                else:
-                    self._live.remove(doc_ids=[doc.doc_id])
+            for game_id in self._doubles():
+                self._settle(game_id)
+
+    def _doubles(self) -> set[str]:
+        """The ids of the games found in both files."""
+        archived = {doc["id"] for doc in self._archive}
+        return {doc["id"] for doc in self._live if doc["id"] in archived}
+
+    def _settle(self, game_id: str) -> None:
+        """Keep one copy of a game found in both files; call under the write lock.
+
+        A game moves by being written to its new file first and then removed
+        from the old one, the new copy one revision ahead: the copy with the
+        higher revision is the one to keep.
+        """
+        here = self._live.get(where("id") == game_id)
+        there = self._archive.get(where("id") == game_id)
+        if not isinstance(here, Document) or not isinstance(there, Document):
+            return
+        if _rev(here) >= _rev(there):
+            self._archive.remove(where("id") == game_id)
+        else:
+            self._live.remove(where("id") == game_id)
 
     def close(self) -> None:
         for db in self._dbs:
             db.close()
 
-    def warnings(self) -> list[str]:
-        """What went wrong with the files, in words to show the player."""
-        return list(self._warnings)
+    def repairs(self) -> list[Repair]:
+        """The files replaced by their last good copy, until ``dismiss_repair``.
 
-    def clear_warnings(self) -> None:
-        self._warnings.clear()
+        Kept for the folder in this process, whichever Store read the file:
+        the players see each one until they say they have.
+        """
+        with self._guard.read():
+            return list(self._guard.repairs)
+
+    def dismiss_repair(self, repair: Repair) -> None:
+        self._guard.dismiss(repair)
+
+    def warnings(self) -> list[str]:
+        """The repairs in English, for the command line."""
+        return [repair.text() for repair in self.repairs()]
 
     # finding games
 
     def _find(self, game_id: str) -> tuple[Table, Document]:
-        for table in (self._live, self._archive):
-            doc = table.get(where("id") == game_id)
-            if isinstance(doc, Document):
-                return table, doc
+        """The game's table and document, as the files are now.
+
+        Of a game a crash left in both files, the copy a settle would keep;
+        under the write lock, ``_find_for_write`` removes the other copy
+        first, so the change about to be made starts from the one there is.
+        """
+        live = self._live.get(where("id") == game_id)
+        # The archive is searched for a game in progress only when its raw
+        # tables hold the id: a query over thousands of games costs more.
+        if not isinstance(live, Document) or _holds(self._archive, game_id):
+            archived = self._archive.get(where("id") == game_id)
+            if isinstance(archived, Document):
+                if isinstance(live, Document) and _rev(live) >= _rev(archived):
+                    return self._live, live
+                return self._archive, archived
+        if isinstance(live, Document):
+            return self._live, live
         raise StoreError(f'There is no saved game "{game_id}".')
 
+    def _find_for_write(self, game_id: str) -> tuple[Table, Document]:
+        """``_find`` under the write lock: a game in both files is settled first."""
+        if _holds(self._live, game_id) and _holds(self._archive, game_id):
+            self._settle(game_id)
+        return self._find(game_id)
+
     def _find_untrashed(self, game_id: str) -> tuple[Table, Document]:
-        table, doc = self._find(game_id)
+        table, doc = self._find_for_write(game_id)
         if doc["deleted"]:
             raise StoreError(f'The game "{game_id}" is in the trash; restore it first.')
         return table, doc
 
-    def _new_id_and_start(self) -> tuple[str, str]:
-        """A fresh game id, and a start time later than every other game's.
+    def _new_game_keys(self) -> tuple[str, str, int]:
+        """A fresh game id, its start time and its place in the order of games.
 
-        Games started within the same millisecond would otherwise list in a
-        random order.
+        The start is the clock's, whatever it says; the order is one more than
+        every other game's, so games started within one millisecond, or on a
+        device whose clock is ahead or behind, still list as they came, and
+        nothing here waits for a clock to catch up.
         """
         docs = [doc for table in (self._live, self._archive) for doc in table]
         taken = {doc["id"] for doc in docs}
+        order = max((_order(doc) for doc in docs), default=0) + 1
         now = datetime.now(UTC)
-        latest = max((doc["started"] for doc in docs), default="")
-        while _stamp(now) <= latest:
-            now += timedelta(milliseconds=1)
         prefix = now.strftime("%Y%m%d-%H%M%S")
-        while True:
+        while True:  # until an id not taken: a few tries at most
             game_id = f"{prefix}-{secrets.token_hex(2)}"
             if game_id not in taken:
-                return game_id, _stamp(now)
+                return game_id, _stamp(now), order
 
     def _ensure_schema_saved(self) -> None:
         if len(self._meta) == 0:
@@ -479,15 +660,16 @@ class Store:
 
     def _move(self, source: Table, doc: Document, fields: dict[str, Any]) -> None:
         """Rewrite a game, into the other file when ``fields`` say it belongs there."""
-        new = {**doc, **fields, "rev": doc["rev"] + 1, "updated": _now()}
+        new = {**doc, **fields, "rev": _rev(doc) + 1, "updated": _now()}
         target = self._archive if new["archived"] or new["deleted"] else self._live
         new["log"] = _pack(_log_of(new).to_dict(), target is self._archive)
         if target is source:
             source.update(new, doc_ids=[doc.doc_id])
             return
-        # New copy first, old copy last: see _settle_moves.
-        _insert(target, new)
-        source.remove(doc_ids=[doc.doc_id])
+        # New copy first, old copy last, each found by the game's id: a crash
+        # between the two leaves two copies, which _settle resolves.
+        _upsert(target, where("id") == doc["id"], new)
+        source.remove(where("id") == doc["id"])
 
     # games in progress
 
@@ -502,9 +684,9 @@ class Store:
         result = replay(log)
         with self._guard.write(self):
             self._ensure_schema_saved()
-            game_id, now = self._new_id_and_start()
+            game_id, now, order = self._new_game_keys()
             archived = bool(result.state.finished)
-            doc = game_document(game_id, now, result, archived=archived)
+            doc = game_document(game_id, now, result, archived=archived, order=order)
             _insert(self._archive if archived else self._live, doc)
             return game_id
 
@@ -609,7 +791,7 @@ class Store:
         """The game's current revision: pass it as ``expected_rev`` to a write."""
         with self._guard.read():
             _, doc = self._find(game_id)
-            return int(doc["rev"])
+            return int(_rev(doc))
 
     # the list and the archive
 
@@ -622,22 +804,22 @@ class Store:
         """Saved games, newest first, optionally of one game and with one player."""
         wanted = player.casefold() if player is not None else None
         with self._guard.read():
-            games = [
+            games = _one_per_game(
                 _info(doc)
                 for table in (self._live, self._archive)
                 for doc in table
                 if (include_deleted or not doc["deleted"])
                 and (game is None or doc["game"] == game)
                 and (wanted is None or _has_player(doc, wanted))
-            ]
-        games.sort(key=lambda info: (info.started, info.id), reverse=True)
+            )
+        games.sort(key=lambda info: info.sort_key, reverse=True)
         return games
 
     def unfinished(self) -> list[GameInfo]:
         """Games still being played, newest first."""
         with self._guard.read():
             games = [_info(doc) for doc in self._live if not doc["finished"]]
-        games.sort(key=lambda info: (info.started, info.id), reverse=True)
+        games.sort(key=lambda info: info.sort_key, reverse=True)
         return games
 
     def finish(
@@ -678,7 +860,7 @@ class Store:
     ) -> None:
         with self._guard.write(self):
             self._ensure_schema_saved()
-            table, doc = self._find(game_id)
+            table, doc = self._find_for_write(game_id)
             _check_rev(game_id, doc, expected_rev)
             if doc["deleted"] != deleted:
                 self._move(table, doc, {"deleted": deleted})
@@ -686,13 +868,13 @@ class Store:
     def purge_game(self, game_id: str, expected_rev: int | None = None) -> None:
         """Remove a game in the trash for good."""
         with self._guard.write(self):
-            table, doc = self._find(game_id)
+            table, doc = self._find_for_write(game_id)
             _check_rev(game_id, doc, expected_rev)
             if not doc["deleted"]:
                 raise StoreError(
                     f'The game "{game_id}" is not in the trash; delete it first.'
                 )
-            table.remove(doc_ids=[doc.doc_id])
+            table.remove(where("id") == game_id)
 
     def refresh(self) -> list[str]:
         """Recompute every game's cached outcome from its log.
@@ -771,6 +953,16 @@ class Store:
         with self._guard.write(self):
             self._ensure_schema_saved()
             _upsert(self._settings, where("key") == key, {"key": key, "value": value})
+
+
+def _one_per_game(infos: Iterable[GameInfo]) -> list[GameInfo]:
+    """One line per game: a copy a crash left behind in the old file is not shown."""
+    latest: dict[str, GameInfo] = {}
+    for info in infos:
+        kept = latest.get(info.id)
+        if kept is None or info.rev > kept.rev:
+            latest[info.id] = info
+    return list(latest.values())
 
 
 def _has_player(doc: dict[str, Any], folded_name: str) -> bool:

@@ -62,8 +62,6 @@ class Home:
             # newest first, as the store lists them
             games = [self.waiting(info, at == 0) for at, info in enumerate(waiting)]
             parts.append(ui.panel(ui.heading(t("home.resume-title"), 16), *games))
-        for warning in app.call(app.store.warnings) or []:
-            parts.append(ui.note(warning, error=True))
         if app.message:
             parts.append(ui.note(app.message, "error", error=True))
         return ft.Column(parts, spacing=12)

@@ -17,8 +17,10 @@ import flet as ft
 
 from companion.errors import CompanionError, LogError
 from companion.i18n import LANGUAGES, text
+from companion.storage import Repair
 from companion.store import Store
 from screens import ui
+from screens.repairs import repair_notices
 
 T = TypeVar("T")
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -77,6 +79,9 @@ class App:
         self.message: str | None = None
         self.awake = False
         self.themes: tuple[ft.Theme, ft.Theme] | None = None
+        # Repair notices in the order shown, and those dismissed on this screen.
+        self.repairs_shown: list[Repair] = []
+        self.dismissed: list[Repair] = []
 
     # words and settings
 
@@ -172,6 +177,7 @@ class App:
 
     def _put(self, screen: Screen) -> None:
         self.message = None
+        self.dismissed = []
         if not self.unlocked:
             screen = self.routes[CODE_ENTRY](self)
         self.screen = screen
@@ -198,7 +204,9 @@ class App:
                 # A screen of its own opens scrolled to its top.
                 key=f"root-{id(self.screen)}",
                 content=ft.Column(
-                    [self.kept_top_bar(), body] if self.unlocked else [body],
+                    [self.kept_top_bar(), *self.repair_notices(), body]
+                    if self.unlocked
+                    else [body],
                     spacing=8,
                     expand=True,
                     scroll=ft.ScrollMode.AUTO,
@@ -207,6 +215,25 @@ class App:
             )
         ]
         self.page.update()
+
+    def repair_notices(self) -> list[ft.Control]:
+        """What the store repaired, until the players dismiss it (all devices).
+
+        One dismissed here keeps its place until the screen changes, in the
+        order the notices were shown.
+        """
+        waiting = self.call(self.store.repairs) or []
+        kept = [r for r in self.repairs_shown if r in waiting or r in self.dismissed]
+        self.repairs_shown = kept + [r for r in waiting if r not in kept]
+        return repair_notices(
+            self.repairs_shown, self.dismissed, self.t, self.dismiss_repair
+        )
+
+    def dismiss_repair(self, repair: Repair) -> None:
+        self.store.dismiss_repair(repair)
+        self.dismissed.append(repair)
+        self.tell_others()
+        self.render()
 
     def kept_top_bar(self) -> ft.Control:
         """The same bar while nothing it shows changes, so a redraw skips it."""

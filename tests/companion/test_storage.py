@@ -17,6 +17,7 @@ from companion.errors import StoreError
 from companion.log import GameLog
 from companion.storage import AtomicJSONStorage, backup_path, remove_stale_temporaries
 from companion.store import LIVE_FILE, Store
+from tests.companion.command import companion
 
 MakeDB = Callable[[], TinyDB]
 
@@ -64,7 +65,7 @@ def test_an_empty_database_reads_as_none(make_db: MakeDB) -> None:
 
 def file_storage(path: Path, warnings: list[str] | None = None) -> AtomicJSONStorage:
     sink = warnings if warnings is not None else []
-    return AtomicJSONStorage(path, warn=sink.append)
+    return AtomicJSONStorage(path, warn=lambda repair: sink.append(repair.text()))
 
 
 def test_opening_creates_no_file(tmp_path: Path) -> None:
@@ -229,3 +230,56 @@ def test_memory_and_file_storages_agree(tmp_path: Path) -> None:
     for storage in stores:
         storage.write({"games": {"1": {"players": ["Ann", "Ben"]}}})
     assert stores[0].read() == stores[1].read()
+
+
+# When the copy now in use was saved: 2026-11-26 20:14 UTC.
+SAVED_AT = 1_795_724_040
+
+
+def test_a_repair_says_which_file_how_and_when_its_copy_was_saved(
+    tmp_path: Path,
+) -> None:
+    store = Store(tmp_path, fsync=False)
+    game_id = store.create_game(header())
+    store.append(
+        game_id,
+        {
+            "type": "spell",
+            "caster": "Ann",
+            "target": "Ben",
+            "fortune": "luck",
+            "effect": "curse",
+        },
+    )
+    os.utime(backup_path(tmp_path / LIVE_FILE), (SAVED_AT, SAVED_AT))
+    spoil("truncated", tmp_path / LIVE_FILE)
+
+    again = Store(tmp_path, fsync=False)
+    assert again.load(game_id).log == header()  # the change after the copy is gone
+    [repair] = again.repairs()
+    assert (repair.file, repair.problem) == (LIVE_FILE, "damaged")
+    assert repair.saved == "2026-11-26T20:14:00Z"
+    assert repair.set_aside.startswith("live.json.broken-")
+    assert (tmp_path / repair.set_aside).exists()
+    assert "saved 2026-11-26T20:14:00Z" in repair.text()
+    # Shown until dismissed, whichever Store of the folder asks.
+    assert Store(tmp_path, fsync=False).repairs() == [repair]
+    again.dismiss_repair(repair)
+    assert again.repairs() == [] and again.warnings() == []
+
+
+def test_the_command_line_says_what_was_repaired_on_standard_error(
+    tmp_path: Path,
+) -> None:
+    store = Store(tmp_path, fsync=False)
+    game_id = store.create_game(header())
+    store.create_game(header())
+    os.utime(backup_path(tmp_path / LIVE_FILE), (SAVED_AT, SAVED_AT))
+    (tmp_path / LIVE_FILE).unlink()
+    done = companion("games", "--data", str(tmp_path))
+    assert done.returncode == 0
+    assert game_id in done.stdout
+    [line] = done.stderr.splitlines()
+    assert line.startswith("warning: The saved games file live.json was missing")
+    assert "saved 2026-11-26T20:14:00Z" in line
+    assert "may need entering again" in line

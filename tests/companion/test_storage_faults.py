@@ -176,8 +176,8 @@ def test_a_file_replaced_while_it_is_parsed_is_read_again(
     reader = AtomicJSONStorage(path, fsync=False)
     real_load = storage_module._load
 
-    def load_then_another_process_writes(where: Path) -> object:
-        data = real_load(where)
+    def load_then_another_process_writes(where: Path, check: object) -> object:
+        data = real_load(where, check)
         # Another writer replaces the file after it was read, before this
         # reader is done with it.
         AtomicJSONStorage(path, fsync=False).write(CURRENT)

@@ -17,6 +17,7 @@ SHARED = {
     "screens.web",
     "screens.fortunes",  # CURSED!'s grid, drawn by its table
     "screens.past",
+    "screens.repairs",  # the notice of a repaired file, shown by the shell
 }
 ENTRY = "screens.app"
 
