@@ -80,7 +80,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """With no subcommand: serve the table app (Flet is imported only here)."""
-    from screens.app import serve
+    from screens.served import serve
 
     host = args.host
     if host is None:
