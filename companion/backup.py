@@ -2,8 +2,9 @@
 
 A browser may clear what a web app keeps; a backup file saved elsewhere is
 what survives that. A backup holds each game's inputs (log, undone events,
-state and times); a restore replays every game before it adds any, and adds
-only the games not already kept, so restoring twice changes nothing.
+state and times) and the settings (a trick's taps in progress among them); a
+restore replays every game before it adds any, and adds only the games and
+settings not already kept, so restoring twice changes nothing.
 """
 
 from __future__ import annotations
@@ -45,10 +46,12 @@ def backup_name(now: datetime) -> str:
 
 def backup_bytes(store: Store, now: datetime | None = None) -> bytes:
     """The backup file of every game, and its time remembered for the reminder."""
-    games = store.backup_games()
-    data = json.dumps(
-        {"format": FORMAT, "games": games}, ensure_ascii=False, indent=1
-    ).encode("utf-8")
+    contents = {
+        "format": FORMAT,
+        "games": store.backup_games(),
+        "settings": store.backup_settings(leave_out=(LAST_BACKUP,)),
+    }
+    data = json.dumps(contents, ensure_ascii=False, indent=1).encode("utf-8")
     moment = now or datetime.now(UTC)
     store.set_setting(LAST_BACKUP, moment.isoformat(timespec="seconds"))
     return data
@@ -64,13 +67,14 @@ def restore_bytes(store: Store, data: bytes) -> Restored:
         not isinstance(parsed, dict)
         or parsed.get("format") != FORMAT
         or not isinstance(parsed.get("games"), list)
+        or not isinstance(parsed.get("settings", {}), dict)
     ):
         raise BackupRefused(
             "backup.not-a-backup",
             "This file is not a Curse Companion backup. Nothing was restored.",
         )
     try:
-        added, kept = store.restore_games(parsed["games"])
+        added, kept = store.restore_games(parsed["games"], parsed.get("settings"))
     except StoreError as error:
         raise BackupRefused("backup.damaged", str(error)) from None
     return Restored(added, kept)

@@ -790,14 +790,30 @@ class Store:
             for doc in docs
         ]
 
-    def restore_games(self, games: list[Any]) -> tuple[int, int]:
-        """Add the backed-up games not here yet: (added, already here).
+    def backup_settings(self, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
+        """Every setting by key (taps in progress among them), but ``leave_out``."""
+        with self._guard.read():
+            return {
+                doc["key"]: copy.deepcopy(doc["value"])
+                for doc in self._settings
+                if doc["key"] not in leave_out
+            }
+
+    def restore_games(
+        self, games: list[Any], settings: dict[str, Any] | None = None
+    ) -> tuple[int, int]:
+        """Add the backed-up games and settings not here yet: (added, already here).
 
         Every game is checked and replayed first; one that cannot be read
-        refuses them all and nothing changes.
+        refuses them all and nothing changes. A setting already made here
+        stays as it is.
         """
         restored = [_restored(game, at) for at, game in enumerate(games, start=1)]
+        kept = _plain(settings or {}, "The backup's settings")
         with self._guard.write(self):
+            for key, value in kept.items():
+                if self._settings.get(where("key") == key) is None:
+                    _insert(self._settings, {"key": key, "value": value})
             self._ensure_schema_saved()
             tables = (self._live, self._archive)
             taken = {doc["id"] for table in tables for doc in table}

@@ -34,6 +34,8 @@ def kept_games(folder: Path) -> Store:
     store.finish(abandoned, abandon=True)
     deleted = store.import_log(loads((EXAMPLES / "trick-runaway.json").read_text()))
     store.delete_game(deleted)
+    store.set_setting("lang", "ja")
+    store.set_setting(f"trick-in-progress:{playing}", {"events": 4, "taps": ["G1"]})
     return store
 
 
@@ -49,6 +51,15 @@ def test_a_backup_restored_into_an_empty_store_backs_up_the_same(
     assert backup_bytes(reopened, NOW) == original
     states = sorted(info.state for info in reopened.list_games(include_deleted=True))
     assert states == ["abandoned", "deleted", "finished", "in progress"]
+    assert reopened.get_setting("lang") == "ja"
+
+
+def test_a_setting_made_here_stays_as_it_is(tmp_path: Path) -> None:
+    data = backup_bytes(kept_games(tmp_path / "phone"), NOW)
+    fresh = Store(tmp_path / "fresh", fsync=False)
+    fresh.set_setting("lang", "en")
+    restore_bytes(fresh, data)
+    assert fresh.get_setting("lang") == "en"
 
 
 def test_restoring_twice_adds_nothing_the_second_time(tmp_path: Path) -> None:
