@@ -25,6 +25,7 @@ import sys
 import tarfile
 import zipfile
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 
@@ -40,21 +41,44 @@ PYTHON = "3.14"
 PYTHON_FULL = "3.14.2"
 # The platform of Pyodide's wheels for that Python.
 PLATFORM = "pyemscripten_2026_0_wasm32"
-# What the page imports, at the versions the served app runs with.
-PAGE_PACKAGES = (
-    "flet",
-    "flet-charts",
-    "tinydb",
-    "platformdirs",
-    "msgpack",
-    "repath",
-    "six",
+
+
+@dataclass(frozen=True)
+class PageApp:
+    """What goes into a page: the code and data, the packages, the assets."""
+
+    name: str
+    # Files and folders of the checkout, by their place in it.
+    parts: tuple[str, ...]
+    # What the page imports, at the versions the served app runs with.
+    packages: tuple[str, ...]
+    assets: Path | None = None
+    # Build-time only, left out of the page.
+    left_behind: tuple[str, ...] = ()
+    # The entry module, when the checkout's own main.py is not it.
+    main: str | None = None
+
+
+FLET_PACKAGES = ("flet", "msgpack", "repath", "six")
+COMPANION = PageApp(
+    name="Curse Companion",
+    parts=("main.py", "companion", "screens", "data"),
+    packages=(*FLET_PACKAGES, "flet-charts", "tinydb", "platformdirs"),
+    assets=ROOT / "screens" / "assets",
+    # The icons are drawn with Pillow when they change, never in the page.
+    left_behind=("screens/assets", "screens/icons.py"),
 )
-# The app's own code and data; the rest of the checkout stays behind.
-APP_PARTS = ("main.py", "companion", "screens", "data")
-# Build-time only (it draws the icons with Pillow).
-LEFT_BEHIND = ("screens/assets", "screens/icons.py")
-ASSETS = ROOT / "screens" / "assets"
+# The floor ``make bench`` measures the app against: Flet alone, published alike.
+COUNTER = PageApp(
+    name="Counter",
+    parts=("benchmarks/counter_app.py",),
+    packages=FLET_PACKAGES,
+    main=(
+        "import flet as ft\n\n"
+        "from benchmarks.counter_app import main\n\n"
+        "ft.run(main)\n"
+    ),
+)
 
 # Flet's folder ships what the page never loads: the dart2wasm build and its
 # renderers (the page runs CanvasKit), debugging symbols, Pyodide's files for
@@ -137,7 +161,7 @@ def wheel_prefix(name: str) -> str:
     return f"{name.replace('-', '_').lower()}-{version(name)}-"
 
 
-def page_wheels() -> list[Path]:
+def page_wheels(packages: tuple[str, ...]) -> list[Path]:
     """The page's packages built for Pyodide, downloaded once into the cache."""
     folder = CACHE / "wheels"
     folder.mkdir(parents=True, exist_ok=True)
@@ -147,7 +171,7 @@ def page_wheels() -> list[Path]:
         found = (p for p in folder.glob("*.whl") if p.name.lower().startswith(prefix))
         return min(found, default=None)
 
-    missing = [name for name in PAGE_PACKAGES if kept(name) is None]
+    missing = [name for name in packages if kept(name) is None]
     if missing:
         say(f"downloading {', '.join(missing)} for Pyodide")
         subprocess.run(
@@ -161,38 +185,44 @@ def page_wheels() -> list[Path]:
             ],
             check=True,
         )
-    wheels = [kept(name) for name in PAGE_PACKAGES]
-    pairs = zip(PAGE_PACKAGES, wheels, strict=True)
+    wheels = [kept(name) for name in packages]
+    pairs = zip(packages, wheels, strict=True)
     absent = [name for name, wheel in pairs if wheel is None]
     assert not absent, f"no Pyodide wheel for {absent}"
     return [wheel for wheel in wheels if wheel is not None]
 
 
-def stage_app(stage: Path, wheels: Iterable[Path]) -> None:
+def stage_app(app: PageApp, stage: Path, wheels: Iterable[Path]) -> None:
     """The app's code, data and packages as the page will unpack them."""
     shutil.rmtree(stage, ignore_errors=True)
     stage.mkdir(parents=True)
     skipped = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for part in APP_PARTS:
-        source = ROOT / part
+    for part in app.parts:
+        source, target = ROOT / part, stage / part
         if source.is_dir():
-            shutil.copytree(source, stage / part, ignore=skipped)
+            shutil.copytree(source, target, ignore=skipped)
         else:
-            shutil.copy2(source, stage / part)
-    for part in LEFT_BEHIND:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    for part in app.left_behind:
         target = stage / part
         if target.is_dir():
             shutil.rmtree(target)
         else:
             target.unlink()
+    if app.main is not None:
+        (stage / "main.py").write_text(app.main, encoding="utf-8")
     packages = stage / "__pypackages__"
     for wheel in wheels:
         with zipfile.ZipFile(wheel) as archive:
             archive.extractall(packages)
-    shutil.copytree(ASSETS, stage / "assets")
+    if app.assets is not None:
+        shutil.copytree(app.assets, stage / "assets")
 
 
-def publish(stage: Path, target: Path, environment: dict[str, str]) -> None:
+def publish(
+    app: PageApp, stage: Path, target: Path, environment: dict[str, str]
+) -> None:
     """``flet publish`` of the staged app into ``target``.
 
     ``target`` must not share a name prefix with the stage's folder: flet-cli
@@ -202,8 +232,8 @@ def publish(stage: Path, target: Path, environment: dict[str, str]) -> None:
         sys.executable, "-m", "flet.cli", "publish", str(stage / "main.py"),
         "--distpath", str(target),
         "--python-version", PYTHON,
-        "--app-name", "Curse Companion",
-        "--app-short-name", "Companion",
+        "--app-name", app.name,
+        "--app-short-name", app.name.split()[-1],
         "--app-description", "Score keeper for curse-themed trick-taking card games",
         "--web-renderer", "canvaskit",
         # A static host knows one page: the route lives after the '#'.
@@ -325,13 +355,13 @@ def write_service_worker(out: Path) -> None:
     (out / SERVICE_WORKER).write_text(script, encoding="utf-8")
 
 
-def build(out: Path = OUT) -> Path:
+def build(out: Path = OUT, app: PageApp = COMPANION) -> Path:
     pyodide = pyodide_version()
     environment = prepared_flet_cache(pyodide)
     stage = CACHE / "app"
-    stage_app(stage, page_wheels())
+    stage_app(app, stage, page_wheels(app.packages))
     published = CACHE / "published"
-    publish(stage, published, environment)
+    publish(app, stage, published, environment)
     write_archive(stage, published / APP_ARCHIVE)
     patch_page(published)
     drop_unused(published)

@@ -53,17 +53,17 @@ class Kept:
 
 
 class PhoneTable(Table):
-    def open(self, query: str = "") -> PhoneTable:
+    def open(self, query: str = "", first: str = "home") -> PhoneTable:
         self.page.goto(self.server.url + query)
-        self.started()
+        self.started(first)
         return self
 
-    def started(self) -> None:
+    def started(self, first: str = "home") -> None:
         self.page.wait_for_selector(
             "flt-semantics-placeholder", state="attached", timeout=START_MS
         )
         self.page.locator("flt-semantics-placeholder").dispatch_event("click")
-        self.wait("home", timeout=START_MS)
+        self.wait(first, timeout=START_MS)
 
     def type_into(self, identifier: str, value: str) -> None:
         # Python answers from the page's worker: the field takes longer to focus.
@@ -192,8 +192,8 @@ def test_games_stay_on_the_phone_through_reload_restart_and_offline(
         assert events[-1]["cards"] == cards
 
         # A second tab says the app is open elsewhere and writes nothing.
-        second = phone.tab().open()
-        second.wait("open-elsewhere-en")
+        second = phone.tab().open(first="open-elsewhere-en")
+        second.wait("open-elsewhere-ja")
         assert not second.has("new-game")
         second.page.close()
         assert table.backup(fresh_folder(tmp_path, "two-tabs")).data == after.data
