@@ -6,8 +6,10 @@ table (``screens.served``) adds the sharing screens and the web server.
 
 from __future__ import annotations
 
+import importlib
 import threading
 from collections.abc import Mapping
+from typing import Any
 
 import flet as ft
 
@@ -18,7 +20,6 @@ from companion.paths import data_dir, games_open_elsewhere
 from companion.store import Store
 from screens import ui
 from screens.cursed import CursedTable
-from screens.game_detail import GameDetail
 from screens.history_list import History
 from screens.home import Home
 from screens.new_game import NewGame
@@ -58,6 +59,20 @@ def table(
     return CursedTable(app, game_id)
 
 
+def loaded_when_shown(module: str, name: str) -> Factory:
+    """A screen whose module is imported the first time it is shown.
+
+    Its charts' package takes seconds to import in the phone build's page,
+    seconds the first screen would otherwise wait for.
+    """
+
+    def screen(app: App, **params: Any) -> Screen:
+        factory: Factory = getattr(importlib.import_module(module), name)
+        return factory(app, **params)
+
+    return screen
+
+
 def routes(extra: Mapping[str, Factory] | None = None) -> dict[str, Factory]:
     """Every screen by route, with those only a served table has (``extra``)."""
     found: dict[str, Factory] = {
@@ -65,7 +80,7 @@ def routes(extra: Mapping[str, Factory] | None = None) -> dict[str, Factory]:
         NEW_GAME: NewGame,
         TABLE: table,
         HISTORY: History,
-        GAME: GameDetail,
+        GAME: loaded_when_shown("screens.game_detail", "GameDetail"),
         STATS: Stats,
         RULES: Rules,
     }
