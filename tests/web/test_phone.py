@@ -17,10 +17,12 @@ from typing import Any
 
 import pytest
 
-from companion.backup import restore_bytes
+from companion.backup import backup_bytes, restore_bytes
+from companion.i18n import text
+from companion.log import loads
 from companion.store import Store
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.screens.conftest import PHONE, Table, plan_trick, play_trick
+from tests.screens.conftest import PHONE, Table, figure, plan_trick, play_trick
 from web.build import OUT
 from web.serve import StaticSite
 
@@ -228,3 +230,54 @@ def test_a_backup_restored_into_a_fresh_profile_holds_the_same_games(
         assert restored.data == original.data
     finally:
         fresh.close()
+
+
+def test_past_games_charts_exports_rules_and_both_languages_in_the_page(
+    playwright: Any, site: StaticSite, tmp_path: Path
+) -> None:
+    """What the served app does, the page does: every game, charts, CSV, rules."""
+    examples = Store(tmp_path / "examples", fsync=False)
+    ids = {
+        path.stem: examples.import_log(loads(path.read_text(encoding="utf-8")))
+        for path in sorted((ROOT / "examples").glob("*.json"))
+    }
+    backup_file = tmp_path / "examples.json"
+    backup_file.write_bytes(backup_bytes(examples))
+    phone = Phone(playwright, tmp_path / "profile", site)
+    table = phone.launch()
+    try:
+        with table.page.expect_file_chooser(timeout=60_000) as chooser:
+            table.tap("restore")
+        chooser.value.set_files(str(backup_file))
+        table.wait("backup-said", timeout=60_000)
+
+        table.tap("past-games")
+        for game_id in ids.values():
+            table.wait(f"game-{game_id}", timeout=30_000)
+        summary = examples.replay(ids["cursed-tricks"]).summary()
+        table.tap(f"game-{ids['cursed-tricks']}")
+        for name, total in summary["totals"].items():
+            table.wait_text(f"chart-last-{name}", figure(total), timeout=60)
+        table.tap("export-csv")
+        table.wait("export-text")
+        with table.page.expect_download(timeout=60_000) as download:
+            table.tap("export-download")
+        csv = Path(download.value.path()).read_text(encoding="utf-8")
+        assert csv.startswith("Round,")
+        table.tap("export-close")
+        table.tap("history-back")
+        table.tap("open-stats")
+        table.wait("stats-Ann", timeout=60_000)
+
+        table.tap("home")
+        table.tap("rules")
+        table.type_into("rules-search", "exhaustion")
+        table.wait("rule-trick-runaway-round-end", timeout=60_000)
+
+        for lang in ("ja", "en"):
+            table.tap("lang")
+            heading = table.page.get_by_text(text("rules.title", lang), exact=True)
+            heading.first.wait_for(state="attached", timeout=30_000)
+            table.tap("theme")
+    finally:
+        phone.close()
