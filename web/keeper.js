@@ -9,21 +9,28 @@
 const KEEPER_FOLDER = "/data/curse-companion";
 const KEEPER_LOCK = "curse-companion-games";
 const KEEPER_ELSEWHERE = "COMPANION_OPEN_ELSEWHERE";
+const KEEPER_WAIT_MS = 3000;
 
 self.keeperMount = null;
 self.keeperOutbox = [];
 self.keeperFlushing = false;
 
-// Granted for as long as this worker lives, which is as long as its tab.
+// Granted for as long as this worker lives, which is as long as its tab. A
+// reload waits a moment for the page it replaces to let go; another tab that
+// keeps the app open does not let go, and this tab is told so.
 self.keeperTakeLock = function () {
     if (!(self.navigator && navigator.locks)) {
         return Promise.resolve(true);
     }
     return new Promise((resolve) => {
-        navigator.locks.request(KEEPER_LOCK, { ifAvailable: true }, (lock) => {
-            resolve(lock !== null);
-            return lock === null ? undefined : new Promise(() => {});
-        });
+        navigator.locks.request(
+            KEEPER_LOCK,
+            { signal: AbortSignal.timeout(KEEPER_WAIT_MS) },
+            () => {
+                resolve(true);
+                return new Promise(() => {});
+            }
+        ).catch(() => resolve(false));
     });
 };
 

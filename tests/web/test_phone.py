@@ -9,8 +9,6 @@ must hold the same games, byte for byte.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +21,6 @@ from companion.log import loads
 from companion.store import Store
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.screens.conftest import PHONE, Table, figure, plan_trick, play_trick
-from web.build import OUT
 from web.serve import StaticSite
 
 pytestmark = pytest.mark.browser
@@ -32,14 +29,6 @@ ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ["Ann", "Ben", "Cy"]
 # Python starts in the page: far slower than a served app on a loaded machine.
 START_MS = 240_000
-
-
-@pytest.fixture(scope="session")
-def phone_build() -> Path:
-    """``make web``'s build, made once per run."""
-    subprocess.run([sys.executable, "-m", "web.build"], cwd=ROOT, check=True)
-    assert (OUT / "index.html").exists()
-    return OUT
 
 
 class Kept:
