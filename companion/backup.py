@@ -89,14 +89,15 @@ class Reminder:
 
 def backup_reminder(store: Store, now: datetime | None = None) -> Reminder | None:
     """Whether to remind the player: games kept and no backup for REMIND_AFTER."""
-    if not store.list_games(include_deleted=True):
-        return None
     last = store.get_setting(LAST_BACKUP)
     try:
         made = datetime.fromisoformat(last) if isinstance(last, str) else None
     except ValueError:
         made = None
-    if made is None:
-        return Reminder(None)
-    age = (now or datetime.now(UTC)) - made
-    return Reminder(age.days) if age >= REMIND_AFTER else None
+    age = (now or datetime.now(UTC)) - made if made is not None else None
+    if age is not None and age < REMIND_AFTER:
+        return None
+    # Home lists the games in progress anyway; the archive is read only without.
+    if not (store.unfinished() or store.list_games(include_deleted=True)):
+        return None
+    return Reminder(None if age is None else age.days)
