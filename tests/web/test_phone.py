@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from companion.backup import backup_bytes, restore_bytes
 from companion.i18n import text
@@ -57,12 +58,20 @@ class PhoneTable(Table):
         self.wait(first, timeout=START_MS)
 
     def type_into(self, identifier: str, value: str) -> None:
-        # Python answers from the page's worker: the field takes longer to focus.
-        self.tap(identifier)
+        # Python answers from the page's worker: a tap while the screen is
+        # still being drawn may miss the field, so a second tap follows.
         field = self.page.locator("input:focus, textarea:focus")
-        field.wait_for(state="attached", timeout=30_000)
-        self.wait_until(lambda: self.inside(field, identifier), timeout=30)
-        field.fill(value)
+        for attempt in range(3):
+            self.tap(identifier)
+            try:
+                field.wait_for(state="attached", timeout=15_000)
+                self.wait_until(lambda: self.inside(field, identifier), timeout=15)
+            except (AssertionError, PlaywrightTimeout):
+                if attempt == 2:
+                    raise
+                continue
+            field.fill(value)
+            return
 
     def reload(self) -> None:
         self.page.reload()
