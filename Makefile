@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint browser
+.PHONY: run test bench lint browser web
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ test: $(STAMP) browser
 
 bench: $(STAMP) browser
 	@$(PY) -m benchmarks
+
+# The phone build: the whole app as static files in build/web (see README).
+web: $(STAMP)
+	$(PY) -m web.build
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -1,4 +1,4 @@
-"""Entry point for `flet build`: the same app the `companion` command serves."""
+"""Entry point for `flet build` and the phone build (`make web`): the table app."""
 
 import flet as ft
 

@@ -93,7 +93,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         host = "0.0.0.0" if args.lan else LOCAL_ONLY
     try:
         with serving(data_dir(args.data)):
-            from screens.app import serve
+            from screens.served import serve
 
             serve(
                 host=host,

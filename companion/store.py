@@ -77,6 +77,8 @@ STATE_IN_PROGRESS = "in progress"
 STATE_FINISHED = "finished"
 STATE_ABANDONED = "abandoned"
 STATE_DELETED = "deleted"
+# What a backup keeps of a stored game besides its log: the inputs only.
+BACKED_UP = ("id", "started", "updated", "rev", "deleted", "archived", "redo")
 
 
 @dataclass
@@ -954,6 +956,62 @@ class Store:
             self._ensure_schema_saved()
             _upsert(self._settings, where("key") == key, {"key": key, "value": value})
 
+    # backup
+
+    def backup_games(self) -> list[dict[str, Any]]:
+        """Every game's inputs (log, redo stack, state, times), oldest first.
+
+        What a listing caches from a replay is left out: a restore replays.
+        """
+        with self._guard.read():
+            docs = [doc for table in (self._live, self._archive) for doc in table]
+        docs.sort(key=lambda doc: (doc["started"], doc["id"]))
+        return [
+            {
+                **{key: copy.deepcopy(doc[key]) for key in BACKED_UP},
+                "log": _log_of(doc).to_dict(),
+            }
+            for doc in docs
+        ]
+
+    def backup_settings(self, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
+        """Every setting by key (taps in progress among them), but ``leave_out``."""
+        with self._guard.read():
+            return {
+                doc["key"]: copy.deepcopy(doc["value"])
+                for doc in self._settings
+                if doc["key"] not in leave_out
+            }
+
+    def restore_games(
+        self, games: list[Any], settings: dict[str, Any] | None = None
+    ) -> tuple[int, int]:
+        """Add the backed-up games and settings not here yet: (added, already here).
+
+        Every game is checked and replayed first; one that cannot be read
+        refuses them all and nothing changes. A setting already made here
+        stays as it is.
+        """
+        restored = [_restored(game, at) for at, game in enumerate(games, start=1)]
+        kept = _plain(settings or {}, "The backup's settings")
+        with self._guard.write(self):
+            for key, value in kept.items():
+                if self._settings.get(where("key") == key) is None:
+                    _insert(self._settings, {"key": key, "value": value})
+            self._ensure_schema_saved()
+            tables = (self._live, self._archive)
+            taken = {doc["id"] for table in tables for doc in table}
+            added = 0
+            for doc in restored:
+                if doc["id"] in taken:
+                    continue
+                archived = doc["archived"] or doc["deleted"]
+                doc["log"] = _pack(doc["log"], archived)
+                _insert(self._archive if archived else self._live, doc)
+                taken.add(doc["id"])
+                added += 1
+        return added, len(restored) - added
+
 
 def _one_per_game(infos: Iterable[GameInfo]) -> list[GameInfo]:
     """One line per game: a copy a crash left behind in the old file is not shown."""
@@ -979,3 +1037,36 @@ def _check_number(events: list[Event], number: int) -> None:
 def _check_slug(game: str) -> None:
     if game not in SLUGS:
         raise StoreError(f'Unknown game "{game}" (known games: {", ".join(SLUGS)}).')
+
+
+def _restored(game: Any, number: int) -> dict[str, Any]:
+    """A backed-up game as the store keeps it, its listing replayed afresh."""
+    kinds = {"id": str, "started": str, "updated": str, "rev": int}
+    kinds |= {"deleted": bool, "archived": bool, "redo": list, "log": dict}
+    if not isinstance(game, dict) or any(
+        not isinstance(game.get(key), kind) for key, kind in kinds.items()
+    ):
+        raise StoreError(
+            f"Game {number} of the backup is incomplete, so nothing was restored."
+        )
+    try:
+        log = GameLog.from_dict(_plain(game["log"], f"Game {number} of the backup"))
+        result = replay(log)
+    except LogError:
+        raise StoreError(
+            f"Game {number} of the backup breaks the rules of its game, so nothing "
+            "was restored."
+        ) from None
+    return {
+        "id": game["id"],
+        "game": log.game,
+        "players": list(log.players),
+        "started": game["started"],
+        "updated": game["updated"],
+        "rev": game["rev"],
+        "deleted": game["deleted"],
+        "archived": game["archived"],
+        **_outcome(result),
+        "log": log.to_dict(),
+        "redo": _plain(game["redo"], f"Game {number} of the backup"),
+    }

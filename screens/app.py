@@ -1,35 +1,37 @@
-"""The table app: the routes to every screen, one App per browser session."""
+"""The table app: the routes to every screen, one App per browser session.
+
+This is the whole app as the phone build runs it in the page; the served
+table (``screens.served``) adds the sharing screens and the web server.
+"""
 
 from __future__ import annotations
 
-import importlib.util
-import os
+import importlib
 import threading
+from collections.abc import Mapping
+from typing import Any
 
 import flet as ft
 
 from companion.errors import CompanionError
 from companion.games import describe
-from companion.paths import data_dir
+from companion.i18n import LANGUAGES, text
+from companion.paths import data_dir, games_open_elsewhere
 from companion.store import Store
 from screens import ui
 from screens.cursed import CursedTable
-from screens.game_detail import GameDetail
 from screens.history_list import History
 from screens.home import Home
 from screens.new_game import NewGame
 from screens.rules import Rules
-from screens.sharing import CodeEntry, SharePage, Sharing, welcome
 from screens.shell import (
     ASSETS,
-    CODE_ENTRY,
     GAME,
     HISTORY,
     HOME,
     JAPANESE_FONT,
     NEW_GAME,
     RULES,
-    SHARE,
     STATS,
     TABLE,
     App,
@@ -38,13 +40,11 @@ from screens.shell import (
 )
 from screens.statistics import Stats
 from screens.table import TrickTable
-from screens.web import serve_web
 
-__all__ = ["ASSETS", "main", "serve"]
+__all__ = ["ASSETS", "main", "start"]
 
 _store: Store | None = None
 _lock = threading.RLock()
-_sharing: Sharing | None = None
 
 
 def table(
@@ -59,27 +59,32 @@ def table(
     return CursedTable(app, game_id)
 
 
-def routes(sharing: Sharing | None) -> dict[str, Factory]:
-    """Every screen by route; the sharing screens exist only on a shared table."""
+def loaded_when_shown(module: str, name: str) -> Factory:
+    """A screen whose module is imported the first time it is shown.
+
+    Its charts' package takes seconds to import in the phone build's page,
+    seconds the first screen would otherwise wait for.
+    """
+
+    def screen(app: App, **params: Any) -> Screen:
+        factory: Factory = getattr(importlib.import_module(module), name)
+        return factory(app, **params)
+
+    return screen
+
+
+def routes(extra: Mapping[str, Factory] | None = None) -> dict[str, Factory]:
+    """Every screen by route, with those only a served table has (``extra``)."""
     found: dict[str, Factory] = {
         HOME: Home,
         NEW_GAME: NewGame,
         TABLE: table,
         HISTORY: History,
-        GAME: GameDetail,
+        GAME: loaded_when_shown("screens.game_detail", "GameDetail"),
         STATS: Stats,
         RULES: Rules,
     }
-    if sharing is not None:
-
-        def share(app: App) -> Screen:
-            return SharePage(app, sharing)
-
-        def code_entry(app: App) -> Screen:
-            return CodeEntry(app, sharing, app.open_table)
-
-        found[SHARE] = share
-        found[CODE_ENTRY] = code_entry
+    found.update(extra or {})
     return found
 
 
@@ -93,7 +98,10 @@ def shared_store() -> Store:
         return _store
 
 
-def main(page: ft.Page) -> None:
+def start(
+    page: ft.Page, extra: Mapping[str, Factory] | None = None, *, shared: bool = False
+) -> App | None:
+    """The app on a new page, at home; None when the games cannot be opened."""
     page.title = "Curse Companion"
     page.padding = 8
     page.fonts = {JAPANESE_FONT: "/fonts/ipaexg.ttf"}
@@ -102,8 +110,8 @@ def main(page: ft.Page) -> None:
     except (CompanionError, OSError) as error:
         # The store's own words: what happened, what was kept aside, what to do.
         page.add(ui.note(str(error), "store-error", error=True))
-        return
-    app = App(page, store, _lock, routes(_sharing), shared=_sharing is not None)
+        return None
+    app = App(page, store, _lock, routes(extra), shared=shared)
     app.follow_others()
 
     def resized(_: ft.PageResizeEvent) -> None:
@@ -112,34 +120,18 @@ def main(page: ft.Page) -> None:
 
     page.on_resize = resized
     app.home()
-    if _sharing is not None:
-        welcome(app, _sharing)
+    return app
 
 
-def serve(
-    host: str = "127.0.0.1",
-    port: int = 8550,
-    data: str | None = None,
-    desktop: bool = False,
-    lan: bool = False,
-) -> None:
-    global _sharing
-    if data:
-        os.environ["COMPANION_DATA"] = data
-    if desktop:
-        # Left to itself Flet would pip-install its desktop client on the spot.
-        if importlib.util.find_spec("flet_desktop") is None:
-            raise SystemExit(
-                "The desktop window needs the Flet desktop client: "
-                'pip install -e ".[desktop]". Or run `companion` and open the '
-                "address it prints in a browser."
+def main(page: ft.Page) -> None:
+    if games_open_elsewhere():
+        # Another tab owns the games: this one neither reads nor writes them.
+        page.title = "Curse Companion"
+        page.add(
+            *(
+                ui.note(text("app.open-elsewhere", lang), f"open-elsewhere-{lang}")
+                for lang in LANGUAGES
             )
-        ft.run(main, assets_dir=str(ASSETS))
+        )
         return
-    # The app is served, never opened: the phone beside the table connects.
-    if lan:
-        _sharing = Sharing.for_port(port)
-        print(_sharing.announce(), flush=True)
-    else:
-        print(f"Curse Companion: http://{host}:{port}", flush=True)
-    serve_web(main, host, port, str(ASSETS))
+    start(page)

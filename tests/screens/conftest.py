@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+
 ROOT = Path(__file__).resolve().parents[2]
 COMPANION = ROOT / ".venv" / "bin" / "companion"
-CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = ROOT / "screenshots"
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
@@ -119,16 +120,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield chromium
-        chromium.close()
+def browser(playwright: Any) -> Iterator[Any]:
+    chromium = playwright.chromium.launch(
+        executable_path=CHROMIUM, args=CHROMIUM_ARGS
+    )
+    yield chromium
+    chromium.close()
 
 
 class Table:

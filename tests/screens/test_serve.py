@@ -6,7 +6,7 @@ import importlib.util
 
 import pytest
 
-from screens import app
+from screens import served
 
 
 def test_desktop_without_its_client_says_how_to_get_it(
@@ -19,5 +19,5 @@ def test_desktop_without_its_client_says_how_to_get_it(
         lambda name, *args: None if name == "flet_desktop" else real(name, *args),
     )
     with pytest.raises(SystemExit) as stopped:
-        app.serve(desktop=True)
+        served.serve(desktop=True)
     assert '.[desktop]' in str(stopped.value)

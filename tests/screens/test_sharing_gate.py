@@ -28,7 +28,7 @@ import websockets
 from companion.log import loads
 from companion.sharing import FREE_TRIES, TABLE_BUDGET, new_token
 from companion.store import Store
-from screens import app as served
+from screens import app, served
 from screens.sharing import ADMISSION_KEY, Sharing
 from screens.web import server_config
 from tests.screens.conftest import ROOT, free_port
@@ -181,10 +181,10 @@ def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     folder = tmp_path_factory.mktemp("gate-data")
     store = Store(folder)
     store.import_log(loads((ROOT / "examples" / "cursed-tricks.json").read_text()))
-    served._store = store
+    app._store = store
     chosen = free_port()
     server = uvicorn.Server(
-        server_config(served.main, "127.0.0.1", chosen, str(served.ASSETS))
+        server_config(served.main, "127.0.0.1", chosen, str(app.ASSETS))
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -195,7 +195,7 @@ def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     yield chosen
     server.should_exit = True
     thread.join(timeout=10)
-    served._store = None
+    app._store = None
     served._sharing = None
 
 
@@ -208,8 +208,8 @@ def sharing(port: int) -> Iterator[Sharing]:
 
 @pytest.fixture
 def data(port: int) -> Path:
-    assert served._store is not None
-    return served._store.folder
+    assert app._store is not None
+    return app._store.folder
 
 
 def test_one_address_gets_its_free_tries_however_many_connections(
@@ -313,7 +313,7 @@ def test_only_what_the_table_needs_is_served(port: int, sharing: Sharing) -> Non
     manifest = urllib.request.urlopen(f"http://127.0.0.1:{port}/manifest.json")
     assert b'"Curse Companion"' in manifest.read()
     served_icon = urllib.request.urlopen(f"http://127.0.0.1:{port}/icons/icon-192.png")
-    assert served_icon.read() == (served.ASSETS / "icons" / "icon-192.png").read_bytes()
+    assert served_icon.read() == (app.ASSETS / "icons" / "icon-192.png").read_bytes()
 
 
 def test_a_browser_that_got_in_is_let_in_again_and_no_other(

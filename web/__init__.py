@@ -1,0 +1,1 @@
+"""Builds the phone app: ``python -m web.build`` (``make web``)."""
