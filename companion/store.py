@@ -965,7 +965,7 @@ class Store:
         """
         with self._guard.read():
             docs = [doc for table in (self._live, self._archive) for doc in table]
-        docs.sort(key=lambda doc: (doc["started"], doc["id"]))
+        docs.sort(key=lambda doc: (_order(doc), doc["started"], doc["id"]))
         return [
             {
                 **{key: copy.deepcopy(doc[key]) for key in BACKED_UP},
@@ -1001,10 +1001,14 @@ class Store:
             self._ensure_schema_saved()
             tables = (self._live, self._archive)
             taken = {doc["id"] for table in tables for doc in table}
+            order = max((_order(doc) for t in tables for doc in t), default=0)
             added = 0
             for doc in restored:
                 if doc["id"] in taken:
                     continue
+                # Restored games follow the games already here, in backup order.
+                order += 1
+                doc["order"] = order
                 archived = doc["archived"] or doc["deleted"]
                 doc["log"] = _pack(doc["log"], archived)
                 _insert(self._archive if archived else self._live, doc)
