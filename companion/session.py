@@ -104,33 +104,6 @@ NOTICE_TEXTS: dict[str, str] = {
         "This game was changed on another screen: here it is as it stands now. "
         "Please tap the trick again."
     ),
-    "table.seat-taken-elsewhere": (
-        "{player}'s card was already entered on the other phone."
-    ),
-    "table.card-taken-elsewhere": (
-        "{card} was already entered on the other phone for {player}."
-    ),
-    "table.seat-changed-elsewhere": (
-        "{player}'s card was changed on the other phone first: here is the trick now."
-    ),
-    "table.trick-changed-elsewhere": (
-        "The other phone changed the table first, so your tap was not kept: "
-        "here it is now."
-    ),
-    "table.chosen-elsewhere": (
-        "The other phone answered first: here is the table now."
-    ),
-    "table.recorded-elsewhere": (
-        "The other phone changed the table first, so nothing was recorded: "
-        "here it is now."
-    ),
-    "table.undo-elsewhere": (
-        "Not undone: the other phone changed the table first. Here it is now; "
-        "tap Undo again to take back the last thing done."
-    ),
-    "table.redo-elsewhere": (
-        "Not redone: the other phone changed the table first. Here it is now."
-    ),
 }
 
 # One copy of a card in a round's deck: its code and which copy (0, 1, ...).
@@ -301,6 +274,7 @@ class GameSession:
         # One more on every change a device would see; the views shown lately.
         self.revision = 0
         self._views: dict[int, TableView] = {0: self._view()}
+        self.undone_at = -1  # the revision the last undo made
 
     # views
 
@@ -634,7 +608,11 @@ class GameSession:
         shown = self._shown(seen)
         if shown is not None:
             return _changed_first("table.undo-elsewhere")
-        return self._in_order(self._undo)
+        before = self.revision
+        notice = self._in_order(self._undo)
+        if self.revision != before:
+            self.undone_at = self.revision
+        return notice
 
     def _undo(self) -> Notice | None:
         if self._history:

@@ -8,6 +8,8 @@ knows every screen.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +29,8 @@ JAPANESE_FONT = "IPAexGothic"
 TABLE_TOPIC = "table"
 # Back goes this many screens deep at most; older ones are let go.
 MAX_BACK = 20
+# Seconds a device may take to say it has what was sent to it.
+SHOWN_TIMEOUT = 5
 
 # Routes: the screens one can go to, by name.
 HOME = "home"
@@ -113,7 +117,9 @@ class App:
     def follow_others(self) -> None:
         self.page.pubsub.subscribe_topic(TABLE_TOPIC, self.others_changed)
 
-    def others_changed(self, _topic: str, _generation: object) -> None:
+    async def others_changed(self, _topic: str, _generation: object) -> None:
+        # A coroutine, so it runs on the event loop like every tap of this
+        # device: a redraw for another device never runs beside a tap's.
         if not self.unlocked or self.screen is None:
             return
         with self.lock:
@@ -207,6 +213,9 @@ class App:
             )
         ]
         self.page.update()
+        shown = getattr(self.screen, "shown", None)
+        if callable(shown):
+            shown()
 
     def kept_top_bar(self) -> ft.Control:
         """The same bar while nothing it shows changes, so a redraw skips it."""
@@ -283,6 +292,22 @@ class App:
                 self.awake = False
 
         self.page.run_task(switch)
+
+
+def when_shown(page: ft.Page, then: Callable[[], None]) -> None:
+    """Call ``then`` once the device has taken in everything sent to it so far.
+
+    The device answers a question only after the updates sent before it, so
+    its answer says that what was drawn is on its screen: a tap it sends
+    after that was made looking at it.
+    """
+
+    async def arrived() -> None:
+        with contextlib.suppress(Exception):  # a device gone: nothing to wait for
+            await asyncio.wait_for(page.get_device_info(), SHOWN_TIMEOUT)
+        then()
+
+    page.run_task(arrived)
 
 
 def reload_if_it_can(screen: Screen) -> None:

@@ -124,9 +124,7 @@ def test_undo_on_one_device_while_the_other_taps(tmp_path: Path) -> None:
     # Undo is the table's: the last thing done, by either device, goes first.
     assert session.undo(seen=session.revision) is None
     assert cards(session) == [FIRST[0], None, None, None]
-    assert store.load(session.game_id).log.events == EXAMPLES[
-        "black-hearts"
-    ].events[:1]
+    assert store.load(session.game_id).log.events == EXAMPLES["black-hearts"].events[:1]
 
 
 def test_undo_of_a_trick_while_the_other_taps_the_next(tmp_path: Path) -> None:
