@@ -688,7 +688,8 @@ class GameSession:
     def refresh(self) -> bool:
         """Read the game again when told another device wrote; True if it moved.
 
-        Cheap when nothing was written since: the store's write count says so.
+        Cheap when nothing was written since: the store's write count and the
+        game's stored revision say so.
         """
         before = self._view()
         moved = self._refresh()
@@ -697,7 +698,11 @@ class GameSession:
 
     def _refresh(self) -> bool:
         generation = self.store.generation
-        if generation == self._generation:
+        if (
+            generation == self._generation
+            and self.store.revision(self.game_id) == self._seen_rev
+        ):
+            # Nothing written here since, nor to this game by another process.
             return False
         self._generation = generation
         stored = self._read()

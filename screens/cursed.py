@@ -85,6 +85,11 @@ class CursedTable:
     def saw(self, revision: int) -> None:
         self.seen = max(self.seen, revision)
 
+    def outdated(self) -> bool:
+        """Whether the table changed since it was last drawn here."""
+        self.session.refresh()
+        return self.session.revision != self.drawn
+
     def forget_gone(self) -> None:
         """Drop entry steps that name a player who is out since."""
         standing = set(self.standing(self.session.summary()))

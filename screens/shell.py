@@ -31,6 +31,8 @@ TABLE_TOPIC = "table"
 MAX_BACK = 20
 # Seconds a device may take to say it has what was sent to it.
 SHOWN_TIMEOUT = 5
+# How often a device checks that its table is the stored one, whoever changed it.
+KEEP_UP_SECONDS = 0.5
 
 # Routes: the screens one can go to, by name.
 HOME = "home"
@@ -81,6 +83,7 @@ class App:
         self.message: str | None = None
         self.awake = False
         self.themes: tuple[ft.Theme, ft.Theme] | None = None
+        self.closed = False
 
     # words and settings
 
@@ -116,6 +119,28 @@ class App:
 
     def follow_others(self) -> None:
         self.page.pubsub.subscribe_topic(TABLE_TOPIC, self.others_changed)
+        self.page.on_close = lambda _: setattr(self, "closed", True)
+        self.page.run_task(self.keep_up)
+
+    async def keep_up(self) -> None:
+        """Show the table as stored within a second of any change.
+
+        Another device says when it changed something; this also catches a
+        change made by another process, or a word from a device that got lost.
+        """
+        while not self.closed:
+            await asyncio.sleep(KEEP_UP_SECONDS)
+            outdated = getattr(self.screen, "outdated", None)
+            if not self.unlocked or not callable(outdated):
+                continue
+            with self.lock:
+                try:
+                    behind = outdated()
+                except CompanionError:
+                    continue  # the game is gone: the next tap says so
+                if behind:
+                    reload_if_it_can(self.screen)
+                    self.render()
 
     async def others_changed(self, _topic: str, _generation: object) -> None:
         # A coroutine, so it runs on the event loop like every tap of this

@@ -112,6 +112,11 @@ class TrickTable:
     def saw(self, revision: int) -> None:
         self.seen = max(self.seen, revision)
 
+    def outdated(self) -> bool:
+        """Whether the table changed since it was last drawn here."""
+        self.session.refresh()
+        return self.session.revision != self.drawn
+
     def act(
         self, action: Callable[[], Notice | None], *, quiet: frozenset[str] = QUIET
     ) -> bool:

@@ -7,6 +7,9 @@ its device meant and stands, or is refused with words and changes nothing.
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 from companion.session import (
@@ -194,3 +197,27 @@ def test_nothing_changed_moves_no_revision(tmp_path: Path) -> None:
     assert session.tap("Z99", seen=seen) is not None  # not a card: said, not done
     assert not session.refresh()
     assert session.revision == seen
+
+
+def test_a_change_made_by_another_process_is_read_on_refresh(tmp_path: Path) -> None:
+    store, session = table(tmp_path)
+    trick = {"type": "trick", "cards": FIRST}
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import json, sys\n"
+            "from companion.store import Store\n"
+            "Store(sys.argv[1]).append(sys.argv[2], json.loads(sys.argv[3]))",
+            str(tmp_path),
+            session.game_id,
+            json.dumps(trick),
+        ],
+        check=True,
+    )
+    seen = session.revision
+    assert session.refresh()
+    assert session.events[-1] == trick
+    assert session.revision == seen + 1
+    # A tap made on the view before it is for a trick that is already in.
+    refused(session.tap(SECOND[0], seen=seen), "table.seat-taken-elsewhere")

@@ -212,3 +212,16 @@ def test_a_round_start_on_one_phone_while_the_other_undoes(
         assert events == BLACK_HEARTS.events[: ROUND_ENDS - 1]
         assert "nothing was recorded" in one.read("error")
     close(one, two)
+
+
+def test_a_change_from_another_process_shows_on_both_phones(
+    browser: Any, lan: SharedServer
+) -> None:
+    one, two = two_phones(browser, lan, events=1)
+    game_id = newest(lan)
+    before = agreed((one, two), "trick-so-far", "reasons")
+    lan.store().append(game_id, {"type": "trick", "cards": FIRST})
+    # Nobody tapped on either phone: each finds the change on its own.
+    assert agreed((one, two), "trick-so-far", "reasons") != before
+    assert one.read("reasons") != before.split("|")[1]
+    close(one, two)
