@@ -77,7 +77,7 @@ class CursedTable:
             if self.session.revision != self.seen:
                 self.forget_gone()
 
-    def shown(self) -> None:
+    def sent_to_device(self) -> None:
         """The table was sent to the device: once it is there, taps rest on it."""
         drawn = self.drawn
         when_shown(self.app.page, lambda: self.saw(drawn))

@@ -238,9 +238,9 @@ class App:
             )
         ]
         self.page.update()
-        shown = getattr(self.screen, "shown", None)
-        if callable(shown):
-            shown()
+        sent = getattr(self.screen, "sent_to_device", None)
+        if callable(sent):
+            sent()
 
     def kept_top_bar(self) -> ft.Control:
         """The same bar while nothing it shows changes, so a redraw skips it."""

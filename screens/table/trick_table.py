@@ -104,7 +104,7 @@ class TrickTable:
             self.notice = Notice(CHANGED_FIRST, "table.undone-elsewhere")
         self.notice_at = revision
 
-    def shown(self) -> None:
+    def sent_to_device(self) -> None:
         """The table was sent to the device: once it is there, its taps rest on it."""
         drawn = self.drawn
         when_shown(self.app.page, lambda: self.saw(drawn))
