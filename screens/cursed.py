@@ -76,6 +76,8 @@ class CursedTable:
             self.session.refresh()
             if self.session.revision != self.seen:
                 self.forget_gone()
+                if self.seen < self.session.undone_at:
+                    self.notice = self.app.t("table.undone-elsewhere")
 
     def sent_to_device(self) -> None:
         """The table was sent to the device: once it is there, taps rest on it."""

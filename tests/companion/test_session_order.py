@@ -221,3 +221,17 @@ def test_a_change_made_by_another_process_is_read_on_refresh(tmp_path: Path) -> 
     assert session.revision == seen + 1
     # A tap made on the view before it is for a trick that is already in.
     refused(session.tap(SECOND[0], seen=seen), "table.seat-taken-elsewhere")
+
+
+def test_two_spells_cast_on_one_view_record_one(tmp_path: Path) -> None:
+    store, game_id = open_game(tmp_path, "cursed")
+    session = shared_session(store, game_id)
+    spells = EXAMPLES["cursed"].events[:2]
+    seen = session.revision
+    assert session.record(spells[0], seen=seen) is None
+    refused(session.record(spells[1], seen=seen), "table.recorded-elsewhere")
+    assert store.load(game_id).log.events == spells[:1]
+    # Undo on either device takes back the spell, whoever cast it.
+    assert session.undo(seen=session.revision) is None
+    assert store.load(game_id).log.events == []
+    assert session.undone_at == session.revision

@@ -167,6 +167,7 @@ def test_undo_on_one_phone_while_the_other_taps(
     before = kept_taps(lan, game_id)
     two.tap("undo")
     agreed((one, two), "trick-so-far")
+    one.wait_until(lambda: "Undo on the other phone" in error(one))
     last = max(at for at, card in enumerate(before) if card is not None)
     assert kept_taps(lan, game_id) == [
         None if at == last else card for at, card in enumerate(before)
