@@ -103,8 +103,9 @@ class CursedTable:
     def act(self, action: Any) -> None:
         with self.app.lock, self.busy:
             before = self.session.revision
+            answer: Notice | None = None
             try:
-                answer: Notice | None = action()
+                answer = action()
             except CompanionError as error:  # a bug's message, never silence
                 self.notice = str(error)
             else:
@@ -112,10 +113,12 @@ class CursedTable:
                 if answer is None or answer.kind in (MOVED_ON, CHANGED_FIRST):
                     self.spell, self.change = {}, {}
                     self.altar_player = None
-            # What this device did, it has seen: its next tap follows on from it.
-            self.seen = self.session.revision
+            if answer is None or answer.kind != CHANGED_FIRST:
+                # What this device did, it has seen: its next tap follows on.
+                self.seen = self.session.revision
+            after = self.session.revision
         self.app.render()
-        if self.seen != before:
+        if after != before:
             self.app.tell_others()
 
     def words(self, notice: Notice) -> str:

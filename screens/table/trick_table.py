@@ -124,15 +124,19 @@ class TrickTable:
         with self.app.lock:
             before = self.session.revision
             notice = action()
-            # What this device did, it has seen: its next tap follows on from it.
-            self.seen = self.notice_at = self.session.revision
+            self.notice_at = self.session.revision
+            if notice is None or notice.kind != CHANGED_FIRST:
+                # What this device did, it has seen: its next tap follows on.
+                self.seen = self.session.revision
+            # Refused for a change it had not shown yet, a second tap made
+            # before the table as it is arrives is weighed the same way.
         self.app.message = None
         if notice is None or notice.key in quiet:
             self.notice = None
         else:
             self.notice = notice
         self.app.render()
-        if self.seen != before:
+        if self.session.revision != before:
             self.app.tell_others()
         # The tap is on screen: now it is kept for a restart.
         with self.app.lock:

@@ -110,11 +110,13 @@ def close(*phones: Device) -> None:
 def test_simultaneous_first_cards(browser: Any, lan: SharedServer) -> None:
     one, two = two_phones(browser, lan, events=1)
     game_id = newest(lan)
-    at_once((one, f"card-{FIRST[0]}"), (two, f"card-{ANOTHER['Ann']}"))
+    # The second phone's player taps twice on the same spot, as a thumb may.
+    mine, theirs = f"card-{FIRST[0]}", f"card-{ANOTHER['Ann']}"
+    at_once((one, mine), (two, theirs), (two, theirs))
     agreed((one, two), "trick-so-far", "next-player")
     taps = kept_taps(lan, game_id)
-    # Both taps were for Ann's seat: one card stands there, the other is
-    # refused on its phone, never moved to Ben's seat.
+    # Every tap was for Ann's seat: one card stands there, the other is
+    # refused on its phone (both times), never moved to Ben's seat.
     assert taps[0] in (FIRST[0], ANOTHER["Ann"]) and taps[1:] == [None] * 3, taps
     winner, loser = (one, two) if taps[0] == FIRST[0] else (two, one)
     assert "Ann's card was already entered on the other phone" in error(loser)
