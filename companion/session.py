@@ -25,7 +25,8 @@ Taps name the copy of the card tapped (a :data:`Slot`), since some decks
 hold a card twice and both copies may fall in one trick: a grid showing every
 copy of the round (``layout``) and which are spent (``spent``) passes the copy,
 so that a second tap on the same copy is refused and never becomes a second
-card. A session is not shared between threads: one screen, one caller.
+card. A session is not safe for two callers at once: the screens that share
+one call it under one lock.
 
 One table, one order. Every device showing a game in one process shares one
 session (:func:`shared_session`), so the trick being entered, the choice asked
