@@ -16,7 +16,7 @@ a trick records the trick at once, so one Undo brings back the trick with
 that card removed and the others still tapped.
 
 That history lives in memory. A new session on the same game (after a
-restart, or on another device) starts with none: Undo then first takes back
+restart, or in another process) starts with none: Undo then first takes back
 the cards tapped in the trick in progress (which are kept in the store), then
 falls back on the store's own undo of the last event, and Redo on the store's
 redo stack, until the session does something new.
