@@ -509,6 +509,15 @@ class GameSession:
                 return refusal
         return self._in_order(lambda: self._take_back(seat))
 
+    def take_back_last(self, *, seen: int | None = None) -> Notice | None:
+        """Take back the card of the last filled seat the device showed."""
+        shown = self._views.get(seen) if seen is not None else None
+        taps = (shown or self._view()).entry.active
+        filled = [at for at, slot in enumerate(taps) if slot is not None]
+        if not filled:
+            return _refused("table.nothing-to-undo")
+        return self.take_back(filled[-1], seen=seen)
+
     def _take_back(self, seat: int | str) -> Notice | None:
         entry = self._entry
         players = self.prompt().seats

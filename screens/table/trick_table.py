@@ -150,9 +150,7 @@ class TrickTable:
         self.act(lambda: self.session.take_back(player, seen=self.seen))
 
     def take_back_last(self) -> None:
-        filled = [seat.player for seat in self.session.seats() if seat.card]
-        if filled:
-            self.take_back(filled[-1])
+        self.act(lambda: self.session.take_back_last(seen=self.seen))
 
     def choose(self, option: str) -> None:
         self.act(lambda: self.session.choose(option, seen=self.seen))

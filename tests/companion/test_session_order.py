@@ -235,3 +235,14 @@ def test_two_spells_cast_on_one_view_record_one(tmp_path: Path) -> None:
     assert session.undo(seen=session.revision) is None
     assert store.load(game_id).log.events == []
     assert session.undone_at == session.revision
+
+
+def test_take_back_last_takes_the_card_last_shown(tmp_path: Path) -> None:
+    _, session = table(tmp_path)
+    assert session.tap(FIRST[0], seen=session.revision) is None
+    assert session.tap(FIRST[1], seen=session.revision) is None
+    seen = session.revision
+    assert session.tap(FIRST[2], seen=seen) is None  # on the other phone
+    # The last card this phone showed was Ben's: that is the one taken back.
+    assert session.take_back_last(seen=seen) is None
+    assert cards(session) == [FIRST[0], None, FIRST[2], None]
