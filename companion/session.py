@@ -732,10 +732,6 @@ class GameSession:
 
     # one order of actions, whichever device acted
 
-    def view(self, revision: int) -> TableView | None:
-        """What the table showed at ``revision``, if it is still kept."""
-        return self._views.get(revision)
-
     def _view(self) -> TableView:
         events = self.events
         return TableView(
@@ -751,7 +747,11 @@ class GameSession:
 
     def _count_change(self, before: TableView) -> None:
         now = self._view()
-        if now != before or now.replay.log.events != before.replay.log.events:
+        edited = (
+            now.replay is not before.replay
+            and now.replay.log.events != before.replay.log.events
+        )
+        if now != before or edited:
             self.revision += 1
             self._views[self.revision] = now
             self._views.pop(self.revision - KEPT_VIEWS, None)
@@ -768,11 +768,9 @@ class GameSession:
     def _still_open(self, shown: TableView, seat: int) -> Notice | None:
         """Refused unless the trick shown is still entered and ``seat`` still empty."""
         now = self._view()
-        players = (
-            shown.replay.prompt().seats
-            if shown.entry.editing is None
-            else (self.prompt().seats)
-        )
+        # The seats as that device showed them: the trick may be recorded now.
+        base = shown.replay if shown.entry.editing is None else self.base()
+        players = base.prompt().seats
         player = players[seat] if seat < len(players) else ""
         if now.trick != shown.trick:
             recorded = (
