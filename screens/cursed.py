@@ -271,7 +271,9 @@ class CursedTable:
 
     def standing(self, summary: dict[str, Any]) -> list[str]:
         return [
-            name for name in self.players if not summary["players"][name]["eliminated"]
+            name
+            for name in self.players
+            if not summary["players"][name]["eliminated"]
         ]
 
     def entry_part(self, summary: dict[str, Any]) -> list[ft.Control]:
