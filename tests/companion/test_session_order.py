@@ -246,3 +246,19 @@ def test_take_back_last_takes_the_card_last_shown(tmp_path: Path) -> None:
     # The last card this phone showed was Ben's: that is the one taken back.
     assert session.take_back_last(seen=seen) is None
     assert cards(session) == [FIRST[0], None, FIRST[2], None]
+
+
+def test_two_answers_to_one_question_record_one(tmp_path: Path) -> None:
+    log = EXAMPLES["trick-runaway"]
+    store, game_id = open_game(tmp_path, "trick-runaway", events=1)
+    session = shared_session(store, game_id)
+    trick = log.events[1]
+    for code in trick["cards"]:
+        assert session.tap(code, seen=session.revision) is None
+    need = session.choice
+    assert need is not None and need.field == "lower"
+    seen = session.revision
+    assert session.choose(trick["lower"][need.player], seen=seen) is None
+    other = next(o for o in need.options if o != trick["lower"][need.player])
+    refused(session.choose(other, seen=seen), "table.chosen-elsewhere")
+    assert store.load(game_id).log.events == log.events[:2]
