@@ -121,6 +121,7 @@ def test_simultaneous_first_cards(browser: Any, lan: SharedServer) -> None:
     winner, loser = (one, two) if taps[0] == FIRST[0] else (two, one)
     assert "Ann's card was already entered on the other phone" in error(loser)
     assert error(winner) == ""
+    loser.shot("two-phones-refused-tap")
     close(one, two)
 
 
