@@ -2,6 +2,8 @@
 
 - share_follow_ms: median time from a card tap on one device to the other
   device's screen showing it (≥ 16 taps).
+- share_agree_ms: median time from a card tap until both devices show the
+  same trick (the same taps: the two devices take turns tapping).
 """
 
 from __future__ import annotations
@@ -53,15 +55,23 @@ def join_and_resume(browser: Any, port: int, code: str) -> Any:
     return page
 
 
-def followed_tap(tapper: Any, follower: Any, identifier: str) -> float:
+def followed_tap(tapper: Any, follower: Any, identifier: str) -> tuple[float, float]:
+    """Milliseconds until the other device shows the tap, and until both agree."""
     before = follower.evaluate(READ, WATCH)
     start = time.perf_counter()
     node(tapper, identifier).click()
     follower.wait_for_function(CHANGED, arg=[WATCH, before], polling="raf")
-    return (time.perf_counter() - start) * 1000
+    followed = (time.perf_counter() - start) * 1000
+    while True:
+        shown = follower.evaluate(READ, WATCH)
+        if tapper.evaluate(READ, WATCH) == shown:
+            return followed, (time.perf_counter() - start) * 1000
+        if time.perf_counter() - start > 30:
+            raise RuntimeError("the two devices did not agree")
+        time.sleep(0.002)
 
 
-def follow_figures(browser: Any) -> float:
+def follow_figures(browser: Any) -> tuple[float, float]:
     from companion.log import GameLog
     from companion.store import Store
 
@@ -80,11 +90,12 @@ def follow_figures(browser: Any) -> float:
             tapper = join_and_resume(browser, port, code)
             follower = join_and_resume(browser, port, code)
             reader = Store(data)
-            taps: list[float] = []
+            taps: list[tuple[float, float]] = []
             while len(taps) < FOLLOW_TAPS:
                 events = len(reader.load(game_id).log.events)
                 for card in next_trick(reader, game_id):
                     taps.append(followed_tap(tapper, follower, f"card-{card}"))
+                    tapper, follower = follower, tapper
                 if tapper.evaluate(READ, ["choice-question"]):
                     tapper.locator(
                         '[flt-semantics-identifier^="choice-"]'
@@ -95,13 +106,16 @@ def follow_figures(browser: Any) -> float:
                 )
             for page in (tapper, follower):
                 page.close()
-    return statistics.median(taps)
+    return (
+        statistics.median(followed for followed, _ in taps),
+        statistics.median(agreed for _, agreed in taps),
+    )
 
 
 def run() -> dict[str, object]:
     with chromium() as browser:
-        follow = follow_figures(browser)
-    return {"share_follow_ms": round(follow, 1)}
+        follow, agree = follow_figures(browser)
+    return {"share_follow_ms": round(follow, 1), "share_agree_ms": round(agree, 1)}
 
 
 if __name__ == "__main__":

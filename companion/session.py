@@ -16,7 +16,7 @@ a trick records the trick at once, so one Undo brings back the trick with
 that card removed and the others still tapped.
 
 That history lives in memory. A new session on the same game (after a
-restart, or on another device) starts with none: Undo then first takes back
+restart, or in another process) starts with none: Undo then first takes back
 the cards tapped in the trick in progress (which are kept in the store), then
 falls back on the store's own undo of the last event, and Redo on the store's
 redo stack, until the session does something new.
@@ -25,10 +25,24 @@ Taps name the copy of the card tapped (a :data:`Slot`), since some decks
 hold a card twice and both copies may fall in one trick: a grid showing every
 copy of the round (``layout``) and which are spent (``spent``) passes the copy,
 so that a second tap on the same copy is refused and never becomes a second
-card. A session is not shared between threads: one screen, one caller.
+card. A session is not safe for two callers at once: the screens that share
+one call it under one lock.
 
-Other devices. Every write is checked against the revision of the game the
-session last saw; when another device wrote first, the session reloads,
+One table, one order. Every device showing a game in one process shares one
+session (:func:`shared_session`), so the trick being entered, the choice asked
+for and the undo history are the table's, whichever device acted. The session
+counts a ``revision`` of everything it shows, one more on each change, and a
+device passes the revision it showed with each action (``seen``). An action
+on a view that another device changed since is weighed against what that
+device showed (the views of the last :data:`KEPT_VIEWS` revisions are kept):
+when it still means the same thing (a card for a seat still empty of the
+same trick) it is applied; otherwise it is refused with a notice of kind
+:data:`CHANGED_FIRST` that says what the other device did, and nothing moves.
+Undo and Redo are only done on the view the device showed: they would take
+back something else otherwise.
+
+Other processes. Every write is checked against the revision of the game the
+session last saw; when another process wrote first, the session reloads,
 drops what was being entered on the old log and says that the game moved
 on, rather than letting the rules refuse a trick for a reason nobody at this
 table caused. Its in-memory history is dropped too, since it rested on that
@@ -39,6 +53,8 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import threading
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -64,6 +80,10 @@ PER_PLAYER_CHOICES = frozenset({"lower"})
 # What a notice is about.
 REFUSED = "refused"  # the action was refused; nothing was recorded
 MOVED_ON = "moved-on"  # another device wrote first; the game shown is reloaded
+# Refused because another device changed the table after this one showed it.
+CHANGED_FIRST = "changed-first"
+# How many revisions back an action's view can be weighed; older ones are refused.
+KEPT_VIEWS = 64
 
 # English texts of the notices whose key the screens' texts do not hold yet.
 NOTICE_TEXTS: dict[str, str] = {
@@ -115,6 +135,12 @@ def _refused(key: str, **params: object) -> Notice:
 
 def _moved_on() -> Notice:
     return Notice(MOVED_ON, "table.changed-elsewhere")
+
+
+def _changed_first(key: str, **params: object) -> Notice:
+    return Notice(
+        CHANGED_FIRST, key, {name: str(value) for name, value in params.items()}
+    )
 
 
 @dataclass(frozen=True)
@@ -187,6 +213,26 @@ class _Done:
     change: _Append | _Replace | None = None
 
 
+@dataclass(frozen=True)
+class TableView:
+    """What a device shows of the table at one revision: the log and the entry."""
+
+    replay: Replay = field(compare=False)
+    events: int
+    last: Event | None
+    entry: Entry
+
+    @property
+    def trick(self) -> tuple[int, Event | None, int | None]:
+        """Which trick is being entered: where the log ends and what is edited."""
+        return (self.events, self.last, self.entry.editing)
+
+    def next_seat(self) -> int:
+        """The seat a tap on this view fills: its first empty one."""
+        taps = self.entry.active
+        return taps.index(None) if None in taps else 0
+
+
 class _MovedOn(Exception):
     """The stored game is not the one this session last saw."""
 
@@ -226,6 +272,10 @@ class GameSession:
         # Which copy each card of a trick entered here was: event number -> slots.
         self._copies: dict[int, tuple[Slot, ...]] = {}
         self._adopt_stored(self._read())
+        # One more on every change a device would see; the views shown lately.
+        self.revision = 0
+        self._views: dict[int, TableView] = {0: self._view()}
+        self.undone_at = -1  # the revision the last undo made
 
     # views
 
@@ -383,13 +433,32 @@ class GameSession:
 
     # actions
 
-    def tap(self, code: str, copy_number: int | None = None) -> Notice | None:
+    def tap(
+        self, code: str, copy_number: int | None = None, *, seen: int | None = None
+    ) -> Notice | None:
         """A card tapped for the next empty seat of the trick being entered.
 
         A grid that shows every copy of a card passes which copy was tapped,
         so that a second tap on the same copy is refused; without it the
-        first copy still free is taken.
+        first copy still free is taken. With ``seen`` (the revision the
+        device showed) the card is for the seat that device showed next.
         """
+        shown = self._shown(seen)
+        if shown is None:
+            return self._in_order(lambda: self._tap(code, copy_number, None))
+        if isinstance(shown, Notice):
+            return shown
+        seat = shown.next_seat()
+        refusal = self._still_open(shown, seat)
+        if refusal is None:
+            refusal = self._card_still_free(shown, code, copy_number)
+        if refusal is not None:
+            return refusal
+        return self._in_order(lambda: self._tap(code, copy_number, seat))
+
+    def _tap(
+        self, code: str, copy_number: int | None, seat: int | None
+    ) -> Notice | None:
         entry = self._entry
         prompt = self.prompt()
         if "trick" not in prompt.expects or not prompt.seats:
@@ -404,7 +473,8 @@ class GameSession:
         if isinstance(found, Notice):
             return found
         taps = list(entry.active or (None,) * len(prompt.seats))
-        seat = taps.index(None)
+        if seat is None:
+            seat = taps.index(None)
         taps[seat] = found
         after = entry.with_active(tuple(taps), seat)
         if None in taps:
@@ -416,13 +486,39 @@ class GameSession:
         }
         return self._enter(event, entry, after, refused=entry)
 
-    def take_back(self, seat: int | str) -> Notice | None:
+    def take_back(self, seat: int | str, *, seen: int | None = None) -> Notice | None:
         """Take back the card of a seat (its index or player), whichever it is.
 
         Any filled seat may be emptied, not only the last one tapped: the next
         tap fills the first empty seat, so cards never move to another seat.
-        A pending choice is dropped with it.
+        A pending choice is dropped with it. On a view another device changed
+        since, only a card that is still the one shown is taken back.
         """
+        shown = self._shown(seen)
+        if isinstance(shown, Notice):
+            return shown
+        if shown is not None:
+            players = self.prompt().seats
+            at = (
+                players.index(seat)
+                if isinstance(seat, str) and seat in players
+                else seat
+            )
+            refusal = self._same_card(shown, at)
+            if refusal is not None:
+                return refusal
+        return self._in_order(lambda: self._take_back(seat))
+
+    def take_back_last(self, *, seen: int | None = None) -> Notice | None:
+        """Take back the card of the last filled seat the device showed."""
+        shown = self._views.get(seen) if seen is not None else None
+        taps = (shown or self._view()).entry.active
+        filled = [at for at, slot in enumerate(taps) if slot is not None]
+        if not filled:
+            return _refused("table.nothing-to-undo")
+        return self.take_back(filled[-1], seen=seen)
+
+    def _take_back(self, seat: int | str) -> Notice | None:
         entry = self._entry
         players = self.prompt().seats
         at = players.index(seat) if isinstance(seat, str) and seat in players else seat
@@ -436,8 +532,18 @@ class GameSession:
         self._done(_Done(entry, entry.with_active(tuple(taps), None)))
         return None
 
-    def choose(self, option: str) -> Notice | None:
+    def choose(self, option: str, *, seen: int | None = None) -> Notice | None:
         """Answer the choice the pending event needs, and record it."""
+        shown = self._shown(seen)
+        if isinstance(shown, Notice):
+            return shown
+        if shown is not None and (
+            shown.trick != self._view().trick or shown.entry.pending != self.pending
+        ):
+            return _changed_first("table.chosen-elsewhere")
+        return self._in_order(lambda: self._choose(option))
+
+    def _choose(self, option: str) -> Notice | None:
         entry = self._entry
         need, pending = entry.choice, entry.pending
         if need is None or pending is None:
@@ -451,32 +557,74 @@ class GameSession:
             event[need.field] = option
         return self._enter(event, entry, entry, refused=entry.without_pending())
 
-    def record(self, event: Event) -> Notice | None:
+    def record(self, event: Event, *, seen: int | None = None) -> Notice | None:
         """Record an event the screen put together (a round, a pile, a spell...).
 
-        While a past event is being re-entered, the event takes its place.
+        While a past event is being re-entered, the event takes its place. On
+        a view another device changed since, it is recorded only when the log
+        and what was being entered are still as that device showed them.
         """
+        shown = self._shown(seen)
+        if isinstance(shown, Notice):
+            return shown
+        if shown is not None and shown != self._view():
+            return _changed_first("table.recorded-elsewhere")
+        return self._in_order(lambda: self._record(event))
+
+    def _record(self, event: Event) -> Notice | None:
         entry = self._entry
         if entry.pending is not None and entry.choice is not None:
             return _refused("table.choose-first", question=entry.choice.message)
         return self._enter(copy.deepcopy(event), entry, entry, refused=entry)
 
-    def start_edit(self, number: int) -> Notice | None:
+    def start_edit(self, number: int, *, seen: int | None = None) -> Notice | None:
         """Re-enter event ``number``: entry works against the log before it."""
+        shown = self._shown(seen)
+        if isinstance(shown, Notice):
+            return shown
+        if shown is not None and (
+            shown.entry.editing != self.editing
+            or shown.replay.log.events[:number] != self.events[:number]
+        ):
+            return _changed_first("table.recorded-elsewhere")
+        return self._in_order(lambda: self._start_edit(number))
+
+    def _start_edit(self, number: int) -> Notice | None:
         if not 1 <= number <= len(self.events):
             return _refused("table.no-such-event", n=number)
         entry = self._entry.without_pending()
         self._done(_Done(self._entry, Entry(live=entry.live, editing=number)))
         return None
 
-    def cancel_edit(self) -> Notice | None:
+    def cancel_edit(self, *, seen: int | None = None) -> Notice | None:
+        shown = self._shown(seen)
+        if isinstance(shown, Notice):
+            return shown
+        if shown is not None and shown.entry.editing != self.editing:
+            return _changed_first("table.recorded-elsewhere")
+        return self._in_order(self._cancel_edit)
+
+    def _cancel_edit(self) -> Notice | None:
         if self._entry.editing is None:
             return _refused("table.not-editing")
         self._done(_Done(self._entry, Entry(live=self._entry.live)))
         return None
 
-    def undo(self) -> Notice | None:
-        """Take back the last thing done (see the module's description)."""
+    def undo(self, *, seen: int | None = None) -> Notice | None:
+        """Take back the last thing done at the table, on the view the device showed.
+
+        See the module's description.
+        """
+        shown = self._shown(seen)
+        if shown is not None:
+            return _changed_first("table.undo-elsewhere")
+        before = self.revision
+        notice = self._in_order(self._undo)
+        if self.revision != before:
+            self.undone_at = self.revision
+        return notice
+
+    def _undo(self) -> Notice | None:
         if self._history:
             item = self._history[-1]
             notice = self._change(item.change, forward=False)
@@ -510,8 +658,13 @@ class GameSession:
         self._settle(wrote=True)
         return None
 
-    def redo(self) -> Notice | None:
-        """Do again what the last undo took back."""
+    def redo(self, *, seen: int | None = None) -> Notice | None:
+        """Do again what the last undo took back, on the view the device showed."""
+        if self._shown(seen) is not None:
+            return _changed_first("table.redo-elsewhere")
+        return self._in_order(self._redo_one)
+
+    def _redo_one(self) -> Notice | None:
         if self._redo:
             item = self._redo[-1]
             notice = self._change(item.change, forward=True)
@@ -545,10 +698,21 @@ class GameSession:
     def refresh(self) -> bool:
         """Read the game again when told another device wrote; True if it moved.
 
-        Cheap when nothing was written since: the store's write count says so.
+        Cheap when nothing was written since: the store's write count and the
+        game's stored revision say so.
         """
+        before = self._view()
+        moved = self._refresh()
+        self._count_change(before)
+        return moved
+
+    def _refresh(self) -> bool:
         generation = self.store.generation
-        if generation == self._generation:
+        if (
+            generation == self._generation
+            and self.store.revision(self.game_id) == self._seen_rev
+        ):
+            # Nothing written here since, nor to this game by another process.
             return False
         self._generation = generation
         stored = self._read()
@@ -565,6 +729,101 @@ class GameSession:
         self._history.clear()
         self._redo.clear()
         return True
+
+    # one order of actions, whichever device acted
+
+    def _view(self) -> TableView:
+        events = self.events
+        return TableView(
+            self._replay, len(events), events[-1] if events else None, self._entry
+        )
+
+    def _in_order(self, action: Callable[[], Notice | None]) -> Notice | None:
+        """Do ``action`` now; the revision moves on when the table changed."""
+        before = self._view()
+        notice = action()
+        self._count_change(before)
+        return notice
+
+    def _count_change(self, before: TableView) -> None:
+        now = self._view()
+        edited = (
+            now.replay is not before.replay
+            and now.replay.log.events != before.replay.log.events
+        )
+        if now != before or edited:
+            self.revision += 1
+            self._views[self.revision] = now
+            self._views.pop(self.revision - KEPT_VIEWS, None)
+
+    def _shown(self, seen: int | None) -> TableView | Notice | None:
+        """The view a device acted on, when the table changed since; else None."""
+        if seen is None or seen == self.revision:
+            return None
+        shown = self._views.get(seen)
+        if shown is None or seen > self.revision:
+            return _changed_first("table.trick-changed-elsewhere")
+        return shown
+
+    def _still_open(self, shown: TableView, seat: int) -> Notice | None:
+        """Refused unless the trick shown is still entered and ``seat`` still empty."""
+        now = self._view()
+        # The seats as that device showed them: the trick may be recorded now.
+        base = shown.replay if shown.entry.editing is None else self.base()
+        players = base.prompt().seats
+        player = players[seat] if seat < len(players) else ""
+        if now.trick != shown.trick:
+            recorded = (
+                now.entry.editing is None
+                and shown.entry.editing is None
+                and now.events == shown.events + 1
+                and now.replay.log.events[:-1] == shown.replay.log.events
+                and (now.last or {}).get("type") == "trick"
+            )
+            if recorded:
+                return _changed_first("table.seat-taken-elsewhere", player=player)
+            return _changed_first("table.trick-changed-elsewhere")
+        taps = now.entry.active
+        if now.entry.pending is not None or (seat < len(taps) and taps[seat]):
+            return _changed_first("table.seat-taken-elsewhere", player=player)
+        return None
+
+    def _card_still_free(
+        self, shown: TableView, code: str, copy_number: int | None
+    ) -> Notice | None:
+        """Refused when another device entered this card since it was shown."""
+        try:
+            card = str(Card.parse(code))
+        except CardError:
+            return None  # the tap itself says what is wrong with it
+        if not isinstance(self._free_copy(card, copy_number), Notice):
+            return None
+        # Not free now: refused here only if it was free on the view shown.
+        for at, slot in enumerate(self._entry.active):
+            if (
+                slot is not None
+                and slot[0] == card
+                and copy_number in (None, slot[1])
+                and slot not in shown.entry.active
+            ):
+                return _changed_first(
+                    "table.card-taken-elsewhere",
+                    card=card,
+                    player=self.prompt().seats[at],
+                )
+        return None
+
+    def _same_card(self, shown: TableView, at: object) -> Notice | None:
+        """Refused unless seat ``at`` holds the card the device showed there."""
+        now = self._view()
+        players = self.prompt().seats
+        if not isinstance(at, int) or not 0 <= at < len(players):
+            return None  # the take-back itself says what is wrong with it
+        before = shown.entry.active[at] if at < len(shown.entry.active) else None
+        after = now.entry.active[at] if at < len(now.entry.active) else None
+        if now.trick != shown.trick or before != after:
+            return _changed_first("table.seat-changed-elsewhere", player=players[at])
+        return None
 
     # how an action is done
 
@@ -816,6 +1075,29 @@ class GameSession:
             return store.undo(game_id, expected_rev=rev)
         event = change.new if forward else change.old
         return store.replace_event(game_id, change.number, event, expected_rev=rev)
+
+
+# The one session of each game open in this process, by store and game id.
+_SHARED: weakref.WeakKeyDictionary[Store, weakref.WeakValueDictionary[str, GameSession]]
+_SHARED = weakref.WeakKeyDictionary()
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_session(
+    store: Store, game_id: str, *, keep_taps_later: bool = False
+) -> GameSession:
+    """The table's session of a game: every device showing it acts through it.
+
+    Kept while any device holds it; the first device to open the game makes
+    it, and the others share its entry, its undo history and its revision.
+    """
+    with _SHARED_LOCK:
+        games = _SHARED.setdefault(store, weakref.WeakValueDictionary())
+        session = games.get(game_id)
+        if session is None:
+            session = GameSession(store, game_id, keep_taps_later=keep_taps_later)
+            games[game_id] = session
+        return session
 
 
 def _kept(taps: Taps) -> dict[str, list[Any]]:

@@ -18,11 +18,17 @@ from companion.errors import CompanionError
 from companion.games.base import Event
 from companion.games.cursed import EFFECTS, FORTUNES, STATES
 from companion.i18n import reason_text
-from companion.session import MOVED_ON, GameSession, Notice
+from companion.session import (
+    CHANGED_FIRST,
+    MOVED_ON,
+    GameSession,
+    Notice,
+    shared_session,
+)
 from screens import ui
 from screens.fortunes import fortunes_grid
 from screens.reasons import last_reasons, rules_opener
-from screens.shell import App
+from screens.shell import App, when_shown
 
 # A spell is built in this order, one tap each.
 SPELL_STEPS = ("caster", "target", "fortune")
@@ -35,7 +41,12 @@ DOUBLE_CURSE = "#C62828"
 class CursedTable:
     def __init__(self, app: App, game_id: str) -> None:
         self.app = app
-        self.session = GameSession(app.store, game_id, on_change=app.tell_others)
+        with app.lock:
+            # Every device on this game shares the session: one table, one order.
+            self.session: GameSession = shared_session(app.store, game_id)
+            # The table's revision this device surely shows, and the one last
+            # sent to it (see TrickTable).
+            self.seen = self.drawn = self.session.revision
         # One caller at a time: a tap here and a redraw for another device.
         self.busy = threading.RLock()
         self.tab = SPELL
@@ -61,9 +72,25 @@ class CursedTable:
 
     def reload(self) -> None:
         """Another device wrote (or Back returned here): show the game as stored."""
-        with self.busy:
-            if self.session.refresh():
+        with self.app.lock, self.busy:
+            self.session.refresh()
+            if self.session.revision != self.seen:
                 self.forget_gone()
+                if self.seen < self.session.undone_at:
+                    self.notice = self.app.t("table.undone-elsewhere")
+
+    def sent_to_device(self) -> None:
+        """The table was sent to the device: once it is there, taps rest on it."""
+        drawn = self.drawn
+        when_shown(self.app.page, lambda: self.saw(drawn))
+
+    def saw(self, revision: int) -> None:
+        self.seen = max(self.seen, revision)
+
+    def outdated(self) -> bool:
+        """Whether the table changed since it was last drawn here."""
+        self.session.refresh()
+        return self.session.revision != self.drawn
 
     def forget_gone(self) -> None:
         """Drop entry steps that name a player who is out since."""
@@ -74,17 +101,25 @@ class CursedTable:
     # writes, all through the session
 
     def act(self, action: Any) -> None:
-        with self.busy:
+        with self.app.lock, self.busy:
+            before = self.session.revision
+            answer: Notice | None = None
             try:
-                answer: Notice | None = action()
+                answer = action()
             except CompanionError as error:  # a bug's message, never silence
                 self.notice = str(error)
             else:
                 self.notice = self.words(answer) if answer is not None else None
-                if answer is None or answer.kind == MOVED_ON:
+                if answer is None or answer.kind in (MOVED_ON, CHANGED_FIRST):
                     self.spell, self.change = {}, {}
                     self.altar_player = None
+            if answer is None or answer.kind != CHANGED_FIRST:
+                # What this device did, it has seen: its next tap follows on.
+                self.seen = self.session.revision
+            after = self.session.revision
         self.app.render()
+        if after != before:
+            self.app.tell_others()
 
     def words(self, notice: Notice) -> str:
         """A notice in the table's language: the rules' own words for a refusal."""
@@ -96,13 +131,13 @@ class CursedTable:
         return notice.text if found == notice.key else found
 
     def record(self, event: Event) -> None:
-        self.act(lambda: self.session.record(event))
+        self.act(lambda: self.session.record(event, seen=self.seen))
 
     def undo(self) -> None:
-        self.act(self.session.undo)
+        self.act(lambda: self.session.undo(seen=self.seen))
 
     def redo(self) -> None:
-        self.act(self.session.redo)
+        self.act(lambda: self.session.redo(seen=self.seen))
 
     # taps that only build an entry
 
@@ -177,6 +212,7 @@ class CursedTable:
 
     def build(self) -> ft.Control:
         with self.busy:
+            self.drawn = self.session.revision
             body = self.draw()
         if not self.opened:
             self.opened = True

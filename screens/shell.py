@@ -8,6 +8,8 @@ knows every screen.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -29,6 +31,10 @@ JAPANESE_FONT = "IPAexGothic"
 TABLE_TOPIC = "table"
 # Back goes this many screens deep at most; older ones are let go.
 MAX_BACK = 20
+# Seconds a device may take to say it has what was sent to it.
+SHOWN_TIMEOUT = 5
+# How often a device checks that its table is the stored one, whoever changed it.
+KEEP_UP_SECONDS = 0.5
 
 # Routes: the screens one can go to, by name.
 HOME = "home"
@@ -82,6 +88,7 @@ class App:
         # Repair notices in the order shown, and those dismissed on this screen.
         self.repairs_shown: list[Repair] = []
         self.dismissed: list[Repair] = []
+        self.closed = False
 
     # words and settings
 
@@ -117,8 +124,32 @@ class App:
 
     def follow_others(self) -> None:
         self.page.pubsub.subscribe_topic(TABLE_TOPIC, self.others_changed)
+        self.page.on_close = lambda _: setattr(self, "closed", True)
+        self.page.run_task(self.keep_up)
 
-    def others_changed(self, _topic: str, _generation: object) -> None:
+    async def keep_up(self) -> None:
+        """Show the table as stored within a second of any change.
+
+        Another device says when it changed something; this also catches a
+        change made by another process, or a word from a device that got lost.
+        """
+        while not self.closed:
+            await asyncio.sleep(KEEP_UP_SECONDS)
+            outdated = getattr(self.screen, "outdated", None)
+            if not self.unlocked or not callable(outdated):
+                continue
+            with self.lock:
+                try:
+                    behind = outdated()
+                except CompanionError:
+                    continue  # the game is gone: the next tap says so
+                if behind:
+                    reload_if_it_can(self.screen)
+                    self.render()
+
+    async def others_changed(self, _topic: str, _generation: object) -> None:
+        # A coroutine, so it runs on the event loop like every tap of this
+        # device: a redraw for another device never runs beside a tap's.
         if not self.unlocked or self.screen is None:
             return
         with self.lock:
@@ -215,6 +246,9 @@ class App:
             )
         ]
         self.page.update()
+        sent = getattr(self.screen, "sent_to_device", None)
+        if callable(sent):
+            sent()
 
     def repair_notices(self) -> list[ft.Control]:
         """What the store repaired, until the players dismiss it (all devices).
@@ -310,6 +344,22 @@ class App:
                 self.awake = False
 
         self.page.run_task(switch)
+
+
+def when_shown(page: ft.Page, then: Callable[[], None]) -> None:
+    """Call ``then`` once the device has taken in everything sent to it so far.
+
+    The device answers a question only after the updates sent before it, so
+    its answer says that what was drawn is on its screen: a tap it sends
+    after that was made looking at it.
+    """
+
+    async def arrived() -> None:
+        with contextlib.suppress(Exception):  # a device gone: nothing to wait for
+            await asyncio.wait_for(page.get_device_info(), SHOWN_TIMEOUT)
+        then()
+
+    page.run_task(arrived)
 
 
 def reload_if_it_can(screen: Screen) -> None:

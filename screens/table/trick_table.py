@@ -16,12 +16,18 @@ import flet as ft
 
 from companion.cards import Card
 from companion.games import describe
-from companion.games.base import GameSpec, Reason
+from companion.games.base import Event, GameSpec, Reason
 from companion.i18n import reason_text
-from companion.session import REFUSED, GameSession, Notice
+from companion.session import (
+    CHANGED_FIRST,
+    REFUSED,
+    GameSession,
+    Notice,
+    shared_session,
+)
 from screens import ui
 from screens.reasons import last_reasons, rules_opener
-from screens.shell import App
+from screens.shell import App, when_shown
 from screens.table.board import full_board, round_scores, strip
 from screens.table.card_grid import card_grid, trick_seats
 from screens.table.piles import PileCount, pile_entry
@@ -55,12 +61,17 @@ class TrickTable:
     ) -> None:
         self.app = app
         with app.lock:
-            self.session = GameSession(
-                app.store, game_id, on_change=app.tell_others, keep_taps_later=True
+            # Every device on this game shares the session: one table, one order.
+            self.session: GameSession = shared_session(
+                app.store, game_id, keep_taps_later=True
             )
+            # The table's revision this device surely shows (its actions carry
+            # it), and the one last sent to it.
+            self.seen = self.drawn = self.session.revision
         self.suggested = leader
         self.piles = piles
         self.notice: Notice | None = None
+        self.notice_at = self.seen  # the revision the notice answered
         self.answers = RoundQuestions()
         self.pile = PileCount(size=len(self.session.players))
         self.cells = ui.Memo(limit=1000)
@@ -77,57 +88,91 @@ class TrickTable:
     # what the table does
 
     def reload(self) -> None:
-        """Another device wrote, or this screen comes back: show the game as stored."""
+        """Another device acted, or this screen comes back: show the table as it is.
+
+        A notice stays while the table is as it was when it was given; an undo
+        done on another device since is said here.
+        """
         with self.app.lock:
             self.session.refresh()
+            revision = self.session.revision
+            undone = self.session.undone_at
+        if revision == self.notice_at:
+            return
         self.notice = None
+        if self.seen < undone:
+            self.notice = Notice(CHANGED_FIRST, "table.undone-elsewhere")
+        self.notice_at = revision
+
+    def sent_to_device(self) -> None:
+        """The table was sent to the device: once it is there, its taps rest on it."""
+        drawn = self.drawn
+        when_shown(self.app.page, lambda: self.saw(drawn))
+
+    def saw(self, revision: int) -> None:
+        self.seen = max(self.seen, revision)
+
+    def outdated(self) -> bool:
+        """Whether the table changed since it was last drawn here."""
+        self.session.refresh()
+        return self.session.revision != self.drawn
 
     def act(
         self, action: Callable[[], Notice | None], *, quiet: frozenset[str] = QUIET
     ) -> bool:
         """Run one action of the session; show its notice; True if it was done."""
         with self.app.lock:
+            before = self.session.revision
             notice = action()
+            self.notice_at = self.session.revision
+            if notice is None or notice.kind != CHANGED_FIRST:
+                # What this device did, it has seen: its next tap follows on.
+                self.seen = self.session.revision
+            # Refused for a change it had not shown yet, a second tap made
+            # before the table as it is arrives is weighed the same way.
         self.app.message = None
         if notice is None or notice.key in quiet:
             self.notice = None
         else:
             self.notice = notice
         self.app.render()
-        # The tap is on screen: now it is kept for a restart and other devices.
+        if self.session.revision != before:
+            self.app.tell_others()
+        # The tap is on screen: now it is kept for a restart.
         with self.app.lock:
             self.session.keep_taps()
-        return notice is None or notice.kind != REFUSED
+        return notice is None or notice.kind not in (REFUSED, CHANGED_FIRST)
 
     def tap(self, code: str, copy_number: int) -> None:
-        self.act(lambda: self.session.tap(code, copy_number))
+        self.act(lambda: self.session.tap(code, copy_number, seen=self.seen))
 
     def take_back(self, player: str) -> None:
-        self.act(lambda: self.session.take_back(player))
+        self.act(lambda: self.session.take_back(player, seen=self.seen))
 
     def take_back_last(self) -> None:
-        filled = [seat.player for seat in self.session.seats() if seat.card]
-        if filled:
-            self.take_back(filled[-1])
+        self.act(lambda: self.session.take_back_last(seen=self.seen))
 
     def choose(self, option: str) -> None:
-        self.act(lambda: self.session.choose(option))
+        self.act(lambda: self.session.choose(option, seen=self.seen))
 
     def undo(self) -> None:
-        self.act(self.session.undo)
+        self.act(lambda: self.session.undo(seen=self.seen))
 
     def redo(self) -> None:
-        self.act(self.session.redo)
+        self.act(lambda: self.session.redo(seen=self.seen))
 
     def edit(self, number: int) -> None:
-        self.act(lambda: self.session.start_edit(number))
+        self.act(lambda: self.session.start_edit(number, seen=self.seen))
 
     def cancel_edit(self) -> None:
-        self.act(self.session.cancel_edit)
+        self.act(lambda: self.session.cancel_edit(seen=self.seen))
+
+    def record(self, event: Event) -> bool:
+        return self.act(lambda: self.session.record(event, seen=self.seen))
 
     def start_round(self, leader: str | None) -> None:
         event = round_event(self.spec, leader, self.answers)
-        if self.act(lambda: self.session.record(event)) and self.notice is None:
+        if self.record(event) and self.notice is None:
             self.answers = RoundQuestions()
 
     def add_pile(self) -> None:
@@ -136,12 +181,12 @@ class TrickTable:
             self.app.render()
             return
         event = self.pile.event()
-        if self.act(lambda: self.session.record(event)) and self.notice is None:
+        if self.record(event) and self.notice is None:
             # A refused pile keeps its counts: only a recorded one starts afresh.
             self.pile.clear()
 
     def end_piles(self) -> None:
-        self.act(lambda: self.session.record({"type": "end"}))
+        self.record({"type": "end"})
 
     def use_piles(self, value: bool) -> None:
         self.piles = value
@@ -157,7 +202,10 @@ class TrickTable:
     # words
 
     def say(self, notice: Notice) -> str:
-        found = self.app.t(notice.key, **notice.params)
+        params = notice.params
+        if notice.kind == CHANGED_FIRST and "card" in params:
+            params = {**params, "card": self.labels([params["card"]])}
+        found = self.app.t(notice.key, **params)
         return notice.text if found == notice.key else found
 
     def labels(self, codes: Sequence[str]) -> str:
@@ -171,6 +219,7 @@ class TrickTable:
         return (page - PANE_GAP) * 3 / 5 if self.app.wide else page
 
     def build(self) -> ft.Control:
+        self.drawn = self.session.revision
         entry = ft.Column(self.entry_part(), spacing=6, key="entry")
         board = ft.Container(
             ft.Column(self.board_part(), spacing=10), key=ft.ScrollKey(BOARD)
