@@ -698,9 +698,11 @@ def test_the_questions_are_many_and_spread(lang: str) -> None:
     assert set(recall.set_names(lang)) == {"tuning", *HELD_OUT}
     rows = recall.load(lang)
     assert len(rows) >= 1000
-    latest = recall.load_set("held_out_25", lang)
+    latest = recall.load_set("held_out_26", lang)
     assert len(latest) >= 45
-    assert sum(row.game is None for row in latest) * 3 >= len(latest)
+    # About a third asked with no game chosen (one written so was answered by
+    # no entry, and went to the unanswered questions).
+    assert sum(row.game is None for row in latest) * 10 >= len(latest) * 3
     assert sum(row.game is None for row in rows) * 3 >= len(rows)
     games = {answer.split("/")[0] for row in rows for answer in row.answers}
     assert games == set(SLUGS)
