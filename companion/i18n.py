@@ -51,14 +51,13 @@ _AS_TYPED = frozenset(
 
 
 def reason_text(reason: Reason, lang: str = DEFAULT_LANGUAGE) -> str:
-    if lang == "en":
-        return reason.text
-    template = _table(f"reasons.{lang}").get(reason.key)
+    """A reason as a player reads it in ``lang``: cards by their labels."""
+    template = _table(f"reasons.{lang}").get(reason.key) if lang != "en" else None
     if template is None:
-        return reason.text
+        return reason.shown_text
     return template.format(
         **{
             key: value if key in _AS_TYPED else word(value, lang)
-            for key, value in reason.params.items()
+            for key, value in reason.shown_params.items()
         }
     )

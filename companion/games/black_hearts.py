@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from companion.cards import Card, Deck, deck_from_lists
 from companion.errors import CardError, FormatError, RuleError
 from companion.games.base import (
+    BLUE_MARK,
     CARD,
     CARD_POINTS,
     GIFT,
@@ -74,9 +75,9 @@ SPEC = GameSpec(
     aliases=("black heart", "blackhearts", "ブラックハート"),
     player_counts=range(3, 7),
     suits=(
-        Suit("C", Words("Curse", "呪い"), "#D32F2F"),
-        Suit("F", Words("Fixed", "固定"), "#1565C0"),
-        Suit("W", Words("Random", "ランダム"), "#546E7A"),
+        Suit("C", Words("Curse", "呪い"), "#D32F2F", "♥"),
+        Suit("F", Words("Fixed", "固定"), "#1565C0", BLUE_MARK),
+        Suit("W", Words("Random", "ランダム"), "#546E7A", "☆"),
     ),
     options=(
         OptionSpec(

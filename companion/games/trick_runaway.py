@@ -101,7 +101,7 @@ SPEC = GameSpec(
         Suit("H", Words("hearts", "ハート"), "#C62828", "♥"),
         Suit("S", Words("spades", "スペード"), "#37474F", "♠"),
         Suit("D", Words("diamonds", "ダイヤ"), "#EF6C00", "♦", DARK_LABEL),
-        Suit("T", Words("hats", "帽子"), "#795548"),
+        Suit("T", Words("hats", "帽子"), "#795548", "△"),
     ),
     options=(
         OptionSpec(

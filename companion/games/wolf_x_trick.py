@@ -16,11 +16,16 @@ from typing import Any, ClassVar
 from companion.cards import Card, deck_of
 from companion.errors import RuleError
 from companion.games.base import (
+    BLUE_MARK,
     DARK_LABEL,
+    GREEN_MARK,
     NUMBER_SET,
     NUMBERS,
     ONE_DEAL,
     PILE_STEP,
+    PURPLE_MARK,
+    RED_MARK,
+    YELLOW_MARK,
     Best,
     Engine,
     Event,
@@ -91,11 +96,11 @@ SPEC = GameSpec(
     player_counts=range(2, 6),
     # in play order: a game uses as many suits as it has players
     suits=(
-        Suit("R", Words("red", "赤"), "#C62828"),
-        Suit("B", Words("blue", "青"), "#1565C0"),
-        Suit("Y", Words("yellow", "黄"), "#FFA000", label=DARK_LABEL),
-        Suit("G", Words("green", "緑"), "#2E7D32"),
-        Suit("P", Words("purple", "紫"), "#8E24AA"),
+        Suit("R", Words("red", "赤"), "#C62828", RED_MARK),
+        Suit("B", Words("blue", "青"), "#1565C0", BLUE_MARK),
+        Suit("Y", Words("yellow", "黄"), "#FFA000", YELLOW_MARK, DARK_LABEL),
+        Suit("G", Words("green", "緑"), "#2E7D32", GREEN_MARK),
+        Suit("P", Words("purple", "紫"), "#8E24AA", PURPLE_MARK),
     ),
     options=(
         OptionSpec("ranks", NUMBERS, DEFAULT_RANKS),

@@ -157,7 +157,14 @@ class TrickTable:
     # words
 
     def say(self, notice: Notice) -> str:
-        found = self.app.t(notice.key, **notice.params)
+        params = dict(notice.params)
+        # the session names a card by its code and a choice by the rules' own
+        # message: the table reads the card's label and its own question
+        if "card" in params:
+            params["card"] = self.spec.code_label(params["card"])
+        if "question" in params and self.session.choice is not None:
+            params["question"] = self.choice_question()
+        found = self.app.t(notice.key, **params)
         return notice.text if found == notice.key else found
 
     def labels(self, codes: Sequence[str]) -> str:
@@ -418,10 +425,7 @@ class TrickTable:
         session, t = self.session, self.t
         need = session.choice
         assert need is not None
-        key = f"choice.{session.slug}.{need.field}"
-        question = t(key, player=need.player)
-        if question == key:
-            question = need.message
+        question = self.choice_question()
         buttons = ui.choices(
             [(option, self.option_label(option)) for option in need.options],
             self.choose,
@@ -438,6 +442,12 @@ class TrickTable:
             border_radius=12,
         )
 
+    def choice_question(self) -> str:
+        need = self.session.choice
+        assert need is not None
+        key = f"choice.{self.session.slug}.{need.field}"
+        return self.t(key, player=need.player)
+
     def option_label(self, option: str) -> str:
         """A choice in the table's words: a track's name, or the curse card itself."""
         named = self.t(f"option.{option}")
@@ -447,7 +457,10 @@ class TrickTable:
         player = need.player if need is not None else None
         view = self.session.summary()["players"].get(player, {})
         held = [str(c) for c in view.get("curses", []) if str(c).startswith(option)]
-        return held[0] if len(held) == 1 else option
+        if len(held) == 1:
+            return self.spec.code_label(held[0])
+        suit = self.spec.suit(option)
+        return suit.name.get(self.app.lang) if suit is not None else option
 
     def round_entry(self) -> list[ft.Control]:
         session = self.session
