@@ -36,6 +36,23 @@ def text(key: str, lang: str = DEFAULT_LANGUAGE, **params: object) -> str:
     return template.format(**params) if params else template
 
 
+def counted(key: str, n: int, lang: str = DEFAULT_LANGUAGE, **params: object) -> str:
+    """A count with its noun agreeing: ``key.one`` for one where the language
+    has it ("1 game"), ``key`` otherwise ("2 games")."""
+    one = f"{key}.one"
+    if n == 1 and one in _table(f"ui.{lang}"):
+        key = one
+    return text(key, lang, n=n, **params)
+
+
+def names_text(names: list[str], lang: str = DEFAULT_LANGUAGE) -> str:
+    """Names as a sentence lists them: "Ann, Cy and Dee"."""
+    if len(names) < 2:
+        return "".join(names)
+    head = text("list.comma", lang).join(names[:-1])
+    return text("list.and", lang, names=head, last=names[-1])
+
+
 def word(value: str, lang: str) -> str:
     """A single word carried in a reason (a suit, a track, a state) in ``lang``."""
     if lang == "en":

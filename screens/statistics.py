@@ -11,6 +11,7 @@ import flet as ft
 
 from companion import stats
 from companion.games import SLUGS, all_games
+from companion.i18n import counted
 from screens import ui
 from screens.figures import EMPTY, shown
 from screens.past import game_choices
@@ -50,7 +51,10 @@ class Stats:
         ]
         if gathered and gathered.broken:
             parts.append(
-                ui.note(t("history.broken", n=len(gathered.broken)), error=True)
+                ui.note(
+                    counted("history.broken", len(gathered.broken), self.app.lang),
+                    error=True,
+                )
             )
         if not records:
             parts.append(ui.note(t("stats.none"), "stats-empty"))
@@ -103,7 +107,8 @@ class Stats:
                 t(
                     "stats.rival",
                     name=rival.name,
-                    met=rival.met,
+                    player=record.name,
+                    met=counted("count.game", rival.met, self.app.lang),
                     won=rival.won,
                     lost=rival.lost,
                 ),

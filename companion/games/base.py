@@ -9,6 +9,7 @@ warnings that never stop the replay.
 from __future__ import annotations
 
 import json
+import re
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -202,6 +203,10 @@ class GameSpec:
     # the word for what the game's story is counted in: "round", "pile", "spell"
     unit: str = "round"
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameSpec:
+        # a game's description never changes: a copied state shares it
+        return self
+
     def title_in(self, lang: str) -> str:
         return self.title.get(lang)
 
@@ -259,6 +264,25 @@ class GameSpec:
         number = _FACES.get(card.number) if suit.faces else None
         return f"{number or card.number}{suit.symbol}"
 
+    def places(
+        self, winners: Sequence[str], totals: Mapping[str, int]
+    ) -> list[tuple[int, str]]:
+        """A finished game's final standing, as (place, name): the winners share
+        the first place whatever their figure (the win rule may not crown the
+        best total), the others follow by their figure, equal figures sharing
+        a place."""
+        sign = 1 if self.lower_is_better else -1
+        rest = sorted(
+            (name for name in totals if name not in winners),
+            key=lambda name: sign * totals[name],
+        )
+        standing = [(1, name) for name in totals if name in winners]
+        for at, name in enumerate(rest):
+            tied = at and totals[rest[at - 1]] == totals[name]
+            place = standing[-1][0] if tied else len(standing) + 1
+            standing.append((place, name))
+        return standing
+
     def option(self, name: str) -> OptionSpec:
         return next(option for option in self.options if option.name == name)
 
@@ -313,6 +337,10 @@ class Reason:
         shown = dict(self.params)
         for key in CARD_PARAMS & shown.keys():
             shown[key] = spec.codes_label(shown[key])
+        for key in PLAYS_PARAMS & shown.keys():
+            shown[key] = _PLAYED.sub(
+                lambda found: f"({spec.code_label(found.group(1))})", shown[key]
+            )
         for key in SUIT_CODE_PARAMS & shown.keys():
             suit = spec.suit(shown[key])
             shown[key] = suit.symbol if suit is not None else shown[key]
@@ -328,6 +356,9 @@ class Reason:
 # between), and those that name a suit by its code.
 CARD_PARAMS = frozenset({"card", "cards", "curse", "old"})
 SUIT_CODE_PARAMS = frozenset({"code"})
+# params naming players with the card each played: "Ann (W4), Cy (F4)"
+PLAYS_PARAMS = frozenset({"others"})
+_PLAYED = re.compile(r"\(([A-Z]\d{1,2})\)")
 
 
 @dataclass
@@ -356,6 +387,8 @@ class State:
     winners: list[str] = field(default_factory=list)
     rounds: list[dict[str, Any]] = field(default_factory=list)
     leader: str | None = None
+    # the reasons that decided who won, given as the game ended
+    verdict: list[Reason] = field(default_factory=list)
 
 
 S = TypeVar("S", bound=State)
@@ -550,6 +583,14 @@ class Engine(ABC, Generic[S]):
 
     def say(self, outcome: Outcome, name: str, **params: object) -> None:
         outcome.reasons.append(self.reason(name, **params))
+
+    def decide(
+        self, state: State, outcome: Outcome, name: str, **params: object
+    ) -> None:
+        """Say a reason that decides who wins, and keep it as the game's verdict."""
+        reason = self.reason(name, **params)
+        outcome.reasons.append(reason)
+        state.verdict.append(reason)
 
     def warn(self, outcome: Outcome, name: str, **params: object) -> None:
         outcome.warnings.append(self.reason(name, **params))

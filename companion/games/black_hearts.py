@@ -465,7 +465,7 @@ class BlackHeartsEngine(Engine[BlackHeartsState]):
         if cursed:
             state.finished = True
             state.winners = cursed
-            self.say(out, "all-curses", player=cursed[0])
+            self.decide(state, out, "all-curses", player=cursed[0])
             return
         over = [n for n in state.players if state.points[n] >= LOSING_TOTAL]
         if not over:
@@ -476,7 +476,9 @@ class BlackHeartsEngine(Engine[BlackHeartsState]):
         lowest = min(state.points.values())
         state.finished = True
         state.winners = [n for n in state.players if state.points[n] == lowest]
-        self.say(out, "lowest-wins", players=_names(state.winners), total=lowest)
+        self.decide(
+            state, out, "lowest-wins", players=_names(state.winners), total=lowest
+        )
 
     # ---- views
 

@@ -547,7 +547,8 @@ class CursedTricksEngine(Engine[CursedTricksState]):
         best = max(state.totals.values())
         state.finished = True
         state.winners = [n for n in state.players if state.totals[n] == best]
-        self.say(
+        self.decide(
+            state,
             out,
             "game-over",
             rounds=ROUNDS,

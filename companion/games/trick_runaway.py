@@ -619,7 +619,9 @@ class TrickRunawayEngine(Engine[TrickRunawayState]):
         if state.eliminated:
             state.finished = True
             state.winners = [n for n in state.players if n not in state.eliminated]
-            self.say(out, "game-over", winners=", ".join(state.winners) or "nobody")
+            self.decide(
+                state, out, "game-over", winners=", ".join(state.winners) or "nobody"
+            )
             self._clear_cards(state)
         else:
             # The tracks reset when the next round starts, so that between

@@ -109,7 +109,8 @@ SPEC = GameSpec(
             "full_moon_ranks",
             NUMBER_SET,
             [],
-            allowed=tuple(DEFAULT_RANKS),
+            # the Super Full Moon always counts: it is not the table's to mark
+            allowed=tuple(n for n in DEFAULT_RANKS if n != SUPER_FULL_MOON),
             confirmed=True,
             tag="moon",
             heading="new.full-moons",
@@ -431,25 +432,25 @@ class WolfXTrickEngine(Engine[WolfXTrickState]):
         for total, names in sorted(by_points.items(), reverse=True):
             if len(names) > 1:
                 state.eliminated.extend(names)
-                self.say(out, "tied", players=", ".join(names), points=total)
+                self.decide(state, out, "tied", players=", ".join(names), points=total)
         remaining = [name for name in state.players if name not in state.eliminated]
         # Ties are gone, so every total below is different from the others.
         if not remaining:
             state.winners = []
-            self.say(out, "draw")
+            self.decide(state, out, "draw")
             return
         if len(remaining) == 1:
             state.winners = remaining
-            self.say(out, "only-one", player=remaining[0])
+            self.decide(state, out, "only-one", player=remaining[0])
             return
         low = min(remaining, key=points.__getitem__)
         if points[low] <= 0:
             state.winners = [low]
-            self.say(out, "zero-or-less", player=low, points=points[low])
+            self.decide(state, out, "zero-or-less", player=low, points=points[low])
             return
         top, second = sorted(remaining, key=points.__getitem__, reverse=True)[:2]
         state.winners = [second]
-        self.say(out, "second", player=second, points=points[second], top=top)
+        self.decide(state, out, "second", player=second, points=points[second], top=top)
 
     # Views
 

@@ -9,6 +9,7 @@ from typing import Any
 import flet as ft
 
 from companion.games.base import GameSpec
+from companion.i18n import ui_keys
 from screens import ui
 from screens.figures import player_figures, shown
 
@@ -137,12 +138,19 @@ def full_board(
 
 
 def round_scores(
-    players: Sequence[str], summary: dict[str, Any], index: int, t: Translate
+    spec: GameSpec,
+    players: Sequence[str],
+    summary: dict[str, Any],
+    index: int,
+    t: Translate,
 ) -> ft.Control:
-    """One round's scores, whole, as the round ends."""
+    """One round's figures, whole, as the round ends, titled by what they are."""
     scores = summary["rounds"][index].get("scores", {})
+    title = f"round.ended.{spec.measure}"
+    if title not in ui_keys("en"):
+        title = "round.ended"
     return ui.panel(
-        ui.heading(t("round.ended", n=index + 1), 16),
+        ui.heading(t(title, n=index + 1), 16),
         ui.wrap(
             [ft.Text(f"{name}: {shown(scores.get(name))}") for name in players],
             spacing=14,

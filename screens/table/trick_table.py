@@ -20,14 +20,14 @@ from companion.games.base import GameSpec, Reason
 from companion.i18n import reason_text
 from companion.session import REFUSED, GameSession, Notice
 from screens import ui
-from screens.reasons import last_reasons, rules_opener
+from screens.game_over import game_over
+from screens.reasons import last_reasons, moment, rules_opener
 from screens.shell import App
 from screens.table.board import full_board, round_scores, strip
 from screens.table.card_grid import card_grid, trick_seats
 from screens.table.piles import PileCount, pile_entry
 from screens.table.round_view import (
     RoundQuestions,
-    game_over,
     round_event,
     round_labels,
     round_start_questions,
@@ -219,7 +219,10 @@ class TrickTable:
             )
         over = summary["finished"] and session.editing is None
         if over:
-            parts.append(game_over(summary, self.t))
+            round_table = self.show_board if summary["rounds"] else None
+            parts.append(
+                game_over(self.app, self.spec, session.replay, round_table=round_table)
+            )
         if "trick" in prompt.expects:
             parts += self.trick_entry()
         else:
@@ -350,7 +353,8 @@ class TrickTable:
             text, identifier = self.app.message, "error"
             colour, icon = ft.Colors.ERROR, ft.Icons.ERROR_OUTLINE
         elif session.editing is not None:
-            text, identifier = t("edit.banner", n=session.editing), "edit-banner"
+            what = moment(self.app, session.replay.log.events, session.editing)
+            text, identifier = t("edit.banner", what=what), "edit-banner"
             icon = ft.Icons.EDIT
         elif session.replay.steps and session.replay.steps[-1].outcome.warnings:
             warning = session.replay.steps[-1].outcome.warnings[0]
@@ -465,11 +469,24 @@ class TrickTable:
     def round_entry(self) -> list[ft.Control]:
         session = self.session
         summary = session.summary()
-        parts: list[ft.Control] = []
+        # a round about to start says which game and round it is: after a
+        # rematch this is the first thing the table sees
+        coming = sum(event.get("type") == "round" for event in session.events) + 1
+        game = self.t(f"game.{session.slug}")
+        parts: list[ft.Control] = [
+            ui.tagged(
+                "round-coming",
+                ui.heading(self.t("round.coming", game=game, n=coming), 16),
+            )
+        ]
         if summary["rounds"]:
             parts.append(
                 round_scores(
-                    session.players, summary, len(summary["rounds"]) - 1, self.t
+                    self.spec,
+                    session.players,
+                    summary,
+                    len(summary["rounds"]) - 1,
+                    self.t,
                 )
             )
         parts += round_start_questions(
