@@ -53,6 +53,20 @@ def names_text(names: list[str], lang: str = DEFAULT_LANGUAGE) -> str:
     return text("list.and", lang, names=head, last=names[-1])
 
 
+def sentences(parts: list[str], lang: str = DEFAULT_LANGUAGE) -> str:
+    """Clauses written one after another as sentences, each with its full stop."""
+    stop = "。" if lang == "ja" else "."
+    shown = []
+    for part in parts:
+        part = part.strip()
+        if not part:
+            continue
+        if lang != "ja":
+            part = part[0].upper() + part[1:]
+        shown.append(part if part[-1] in ".!?。！？" else part + stop)
+    return ("" if lang == "ja" else " ").join(shown)
+
+
 def word(value: str, lang: str) -> str:
     """A single word carried in a reason (a suit, a track, a state) in ``lang``."""
     if lang == "en":

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import flet as ft
 
 from companion.games.base import GameSpec
-from companion.i18n import names_text, reason_text
+from companion.i18n import names_text, reason_text, sentences
 from companion.log import GameLog
 from companion.replay import Replay
 from screens import ui
@@ -27,7 +27,8 @@ def winners_line(app: App, winners: list[str]) -> str:
 
 def verdict_line(app: App, replay: Replay) -> str:
     """The rule that decided the winners, in the engine's own words."""
-    return " ".join(reason_text(reason, app.lang) for reason in replay.verdict)
+    said = [reason_text(reason, app.lang) for reason in replay.verdict]
+    return sentences(said, app.lang)
 
 
 def rematch(app: App, log: GameLog) -> None:

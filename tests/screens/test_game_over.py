@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from companion.i18n import reason_text
+from companion.games import SLUGS
+from companion.i18n import reason_text, sentences
 from companion.log import loads
 from companion.replay import replay
 from tests.screens.conftest import ROOT, Server, Table, plain_settings
@@ -42,7 +43,10 @@ def accessible_text(table: Table) -> str:
         table.page.evaluate(
             """() => Array.from(document.querySelectorAll('flt-semantics'))
                 .map(node => [node.getAttribute('aria-label') || '',
-                              node.childElementCount ? '' : node.textContent])
+                    ...Array.from(node.childNodes)
+                        .filter(child => !(child.tagName || '')
+                            .startsWith('FLT-SEMANTICS'))
+                        .map(child => child.textContent)])
                 .flat().filter(Boolean).join('\\n')"""
         )
     )
@@ -105,10 +109,76 @@ def test_the_end_says_who_won_and_why_in_view(phone: Table, example: str) -> Non
     phone.wait("game-over", timeout=30_000)
     finished = replay(server.store().load(game_id).log)
     assert finished.summary()["finished"]
-    why = " ".join(reason_text(reason) for reason in finished.verdict)
+    why = sentences([reason_text(reason) for reason in finished.verdict])
     phone.wait_until(lambda: why in phone.read("over-reason"), timeout=20)
     shown = ["game-over", "winners", "over-reason", "over-rematch"]
     shown += [f"over-{name}" for name in whole.players]
     phone.wait_until(lambda: all(in_view(phone, node) for node in shown), timeout=20)
     phone.shot(f"game-over-{example.removesuffix('.json')}")
     assert program_talk(before + accessible_text(phone)) == []
+
+
+def whole_page_text(table: Table) -> str:
+    """The accessible text of the whole screen, scrolled through from the top:
+    a long page offers only what is near the view."""
+    found: list[str] = []
+    table.page.mouse.move(SMALL_PHONE["width"] / 2, SMALL_PHONE["height"] / 2)
+    for _ in range(30):
+        table.page.wait_for_timeout(400)
+        seen = accessible_text(table)
+        if seen in found:
+            break
+        found.append(seen)
+        table.page.mouse.wheel(0, 500)
+    table.page.mouse.wheel(0, -100_000)
+    return "\n".join(found)
+
+
+# The games read on every screen that shows them: finished, and halfway.
+SCANNED = (
+    "cursed-tricks.json",
+    "cursed-tricks-standard-3p.json",
+    "trick-runaway-5p.json",
+    "cursed.json",
+    "wolf-x-trick.json",
+    "black-hearts-all-curses.json",
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_no_screen_says_a_program_word(phone: Table, lang: str) -> None:
+    server = phone.server
+    store = server.store()
+    finished, halfway = [], []
+    for example in SCANNED:
+        whole = loads((ROOT / "examples" / example).read_text(encoding="utf-8"))
+        finished.append(store.import_log(whole))
+        halfway.append(store.import_log(whole.with_events(whole.events[:9])))
+    if lang != "en":
+        phone.tap("lang")
+        phone.page.get_by_text("新しいゲーム").first.wait_for(timeout=15_000)
+    said: dict[str, str] = {"home": whole_page_text(phone)}
+    for slug in SLUGS:
+        phone.tap("new-game")
+        phone.tap(f"game-{slug}")
+        said[f"new {slug}"] = whole_page_text(phone)
+        phone.tap("home")
+    phone.tap("past-games")
+    said["past games"] = whole_page_text(phone)
+    phone.tap("open-stats")
+    phone.wait("stats-Ann")
+    said["stats"] = whole_page_text(phone)
+    for game_id in finished + halfway:
+        phone.tap("home")
+        phone.tap("past-games")
+        phone.tap(f"game-{game_id}")
+        phone.tap("detail-events-toggle")
+        said[f"detail {game_id}"] = whole_page_text(phone)
+        if game_id in halfway:
+            phone.tap("detail-resume")
+            phone.wait("undo")
+            said[f"table {game_id}"] = whole_page_text(phone)
+    found = {
+        screen: talk for screen, text in said.items() if (talk := program_talk(text))
+    }
+    assert found == {}
