@@ -1,7 +1,9 @@
 """Texts in English and Japanese, read from ``data/i18n``.
 
 The screens ask for their words by key; reasons from the rules engines are
-English sentences whose Japanese templates are looked up by the reason's key.
+English sentences whose Japanese templates are looked up by the reason's key,
+as are the few English ones a player reads in other words than the engine's
+explanation gives.
 """
 
 from __future__ import annotations
@@ -83,7 +85,9 @@ _AS_TYPED = frozenset(
 
 def reason_text(reason: Reason, lang: str = DEFAULT_LANGUAGE) -> str:
     """A reason as a player reads it in ``lang``: cards by their labels."""
-    template = _table(f"reasons.{lang}").get(reason.key) if lang != "en" else None
+    # English reasons read as their engine wrote them unless a player's
+    # wording is kept for them (the engine's stays the developer's explanation)
+    template = _table(f"reasons.{lang}").get(reason.key)
     if template is None:
         return reason.shown_text
     return template.format(

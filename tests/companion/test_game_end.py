@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -77,3 +78,24 @@ def test_names_and_sentences_read_as_written() -> None:
     assert names_text(["Ann", "Cy"], "ja") == "Ann、Cy"
     assert sentences(["ann wins", "nobody else."]) == "Ann wins. Nobody else."
     assert sentences(["Annの勝ち"], "ja") == "Annの勝ち。"
+
+
+def test_a_players_wording_of_a_reason_keeps_its_params() -> None:
+    from string import Formatter
+
+    from companion.games import get_engine
+    from companion.i18n import I18N
+
+    worded = json.loads((I18N / "reasons.en.json").read_text(encoding="utf-8"))
+    for key, template in worded.items():
+        slug, name = key.split(".", 1)
+        engine_template = get_engine(slug).texts[name][1]
+        fields = {f for _, f, _, _ in Formatter().parse(template) if f}
+        assert fields == {f for _, f, _, _ in Formatter().parse(engine_template) if f}
+    pile = get_engine("wolf-x-trick").reason(
+        "pile-moons", player="Ann", points=3, full=3, super=0
+    )
+    assert reason_text(pile) == (
+        "Ann's new pile scores 3 points (Full Moons: 3; "
+        "Super Full Moons, 2 points each: 0)"
+    )
