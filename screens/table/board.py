@@ -20,15 +20,18 @@ Translate = Callable[..., str]
 
 
 def strip(
+    spec: GameSpec,
     players: Sequence[str],
     summary: dict[str, Any],
     turn: str | None,
     t: Translate,
 ) -> ft.Control:
-    """Each player's name and total on one line; the player to play is bold,
-    the one who leads the trick marked."""
+    """Each player's name and total on one line, after the name of what the
+    totals measure; the player to play is bold, the one who leads marked."""
     leader = summary.get("leader")
-    items: list[ft.Control] = []
+    items: list[ft.Control] = [
+        ft.Text(t(f"stats.measure.{spec.measure}"), size=ui.SMALLEST)
+    ]
     for name in players:
         mark = "▶" if name == leader else ""
         items.append(
@@ -79,6 +82,7 @@ def player_panel(
     head = ft.Row(
         [
             ft.Text(name, size=16, weight=ft.FontWeight.BOLD),
+            ft.Text(t(f"stats.measure.{spec.measure}"), size=ui.SMALLEST),
             ui.figure(f"score-{name}", total, **score_style)
             if tagged_score
             else ft.Text(total, **score_style),
@@ -133,7 +137,7 @@ def full_board(
         for name in players
     ]
     if summary["rounds"]:
-        parts.append(rounds_table(players, summary, t))
+        parts.append(rounds_table(spec, players, summary, t))
     return ui.keyed("board", parts)
 
 
@@ -161,7 +165,7 @@ def round_scores(
 
 
 def rounds_table(
-    players: Sequence[str], summary: dict[str, Any], t: Translate
+    spec: GameSpec, players: Sequence[str], summary: dict[str, Any], t: Translate
 ) -> ft.Control:
     columns = [ft.DataColumn(ft.Text(t("board.round")))] + [
         ft.DataColumn(ft.Text(name)) for name in players
@@ -181,9 +185,13 @@ def rounds_table(
         )
         for at, entry in enumerate(summary["rounds"])
     ]
+    # the totals row: a sum of the rounds, or where a figure like life stands
+    last_row = t("board.total")
+    if not spec.summed_rounds:
+        last_row = t(f"stats.measure.{spec.measure}")
     rows.append(
         ft.DataRow(
-            [ft.DataCell(ft.Text(t("board.total"), weight=ft.FontWeight.BOLD))]
+            [ft.DataCell(ft.Text(last_row, weight=ft.FontWeight.BOLD))]
             + [
                 ft.DataCell(
                     ft.Text(shown(summary["totals"][name]), weight=ft.FontWeight.BOLD)

@@ -214,7 +214,7 @@ class TrickTable:
             parts.append(
                 self.lines.get(
                     ("strip", ui.Same(session.replay), turn, *self.looks),
-                    lambda: strip(session.players, summary, turn, self.t),
+                    lambda: strip(self.spec, session.players, summary, turn, self.t),
                 )
             )
         over = summary["finished"] and session.editing is None
