@@ -255,6 +255,16 @@ class GameSpec:
         """The labels of cards the log writes as codes separated by spaces."""
         return " ".join(self.code_label(code) for code in codes.split())
 
+    def labelled(self, message: str) -> str:
+        """A message of the rules (a refusal) with every card code of this game
+        in it read as the card's label."""
+        return _CODE_IN_TEXT.sub(
+            lambda found: self.code_label(found.group(0))
+            if self.suit(found.group(1)) is not None
+            else found.group(0),
+            message,
+        )
+
     def card_label(self, card: Card) -> str:
         """How a card reads wherever a player sees it: its number (or face) and
         its suit's symbol, as the grid shows it."""
@@ -303,6 +313,7 @@ class GameSpec:
 
 
 _FACES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+_CODE_IN_TEXT = re.compile(r"\b([A-Z])\d{1,2}\b")
 
 
 @dataclass(frozen=True)

@@ -319,3 +319,9 @@ def test_random_games_keep_the_contract(slug: str, count: int, seed: int) -> Non
     summary = table.replay.summary()
     if table.spec.has_tricks:
         assert summary["finished"], "a trick game dealt out to the end is over"
+
+
+def test_a_refusal_names_cards_by_their_labels() -> None:
+    spec = describe("black-hearts")
+    said = spec.labelled("Ann must lead Two o'clock (F2), not W4; event 3 is X9")
+    assert said == "Ann must lead Two o'clock (2◆), not 4☆; event 3 is X9"
