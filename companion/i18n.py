@@ -83,16 +83,20 @@ _AS_TYPED = frozenset(
 )
 
 
+# Params that list players, written "Ann, Cy" by the engines: a player reads
+# "Ann and Cy".
+_NAME_LISTS = frozenset({"others", "players", "winners"})
+
+
 def reason_text(reason: Reason, lang: str = DEFAULT_LANGUAGE) -> str:
     """A reason as a player reads it in ``lang``: cards by their labels."""
     # English reasons read as their engine wrote them unless a player's
     # wording is kept for them (the engine's stays the developer's explanation)
-    template = _table(f"reasons.{lang}").get(reason.key)
-    if template is None:
-        return reason.shown_text
-    return template.format(
-        **{
-            key: value if key in _AS_TYPED else word(value, lang)
-            for key, value in reason.shown_params.items()
-        }
-    )
+    template = _table(f"reasons.{lang}").get(reason.key) or reason.template
+    params = {
+        key: value if key in _AS_TYPED else word(value, lang)
+        for key, value in reason.shown_params.items()
+    }
+    for key in _NAME_LISTS & params.keys():
+        params[key] = names_text(params[key].split(", "), lang)
+    return template.format(**params)
