@@ -116,6 +116,25 @@ def test_the_end_says_who_won_and_why_in_view(phone: Table, example: str) -> Non
     phone.wait_until(lambda: all(in_view(phone, node) for node in shown), timeout=20)
     phone.shot(f"game-over-{example.removesuffix('.json')}")
     assert program_talk(before + accessible_text(phone)) == []
+    if finished.summary()["rounds"] and phone.has("over-round-table"):
+        # one tap brings the round table into view
+        phone.node("over-round-table").click()
+        first = f"round-1-{whole.players[0]}"
+        phone.wait_until(lambda: in_view(phone, first), timeout=20)
+
+
+def test_a_rematch_opens_on_its_first_round_named(phone: Table) -> None:
+    server = phone.server
+    whole = loads((ROOT / "examples" / "black-hearts.json").read_text("utf-8"))
+    game_id = server.store().import_log(whole)
+    known = {info.id for info in server.games()}
+    phone.tap("past-games")
+    phone.tap(f"game-{game_id}")
+    phone.tap("detail-rematch")
+    phone.wait_until(lambda: "Black Hearts · Round 1" in phone.read("round-coming"))
+    assert in_view(phone, "round-coming")
+    fresh = [info for info in server.games() if info.id not in known]
+    assert [info.players for info in fresh] == [whole.players]
 
 
 def whole_page_text(table: Table) -> str:

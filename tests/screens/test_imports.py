@@ -17,6 +17,7 @@ SHARED = {
     "screens.web",
     "screens.fortunes",  # CURSED!'s grid, drawn by its table
     "screens.past",
+    "screens.game_over",  # the end of a game, as every game screen shows it
 }
 ENTRY = "screens.app"
 
