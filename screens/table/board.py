@@ -17,6 +17,8 @@ from screens.figures import player_figures, shown
 WORD_VALUES = ("white", "black", "death")
 
 Translate = Callable[..., str]
+# the rounds table's scroll key: the game's end brings it into view
+ROUNDS = "rounds"
 
 
 def strip(
@@ -207,5 +209,5 @@ def rounds_table(
             )
         ],
         scroll=ft.ScrollMode.AUTO,
-        key="rounds",
+        key=ft.ScrollKey(ROUNDS),
     )

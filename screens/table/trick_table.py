@@ -23,7 +23,7 @@ from screens import ui
 from screens.game_over import game_over
 from screens.reasons import last_reasons, moment, rules_opener
 from screens.shell import App
-from screens.table.board import full_board, round_scores, strip
+from screens.table.board import ROUNDS, full_board, round_scores, strip
 from screens.table.card_grid import card_grid, trick_seats
 from screens.table.piles import PileCount, pile_entry
 from screens.table.round_view import (
@@ -147,12 +147,15 @@ class TrickTable:
         self.piles = value
         self.app.render()
 
-    def show_board(self) -> None:
-        """Scroll the page down to the full board."""
+    def show_board(self, part: str = BOARD) -> None:
+        """Scroll the page down to the full board (or one ``part`` of it)."""
         root = self.app.page.controls[0] if self.app.page.controls else None
         column = getattr(root, "content", None)
         if isinstance(column, ft.Column):
-            self.app.page.run_task(column.scroll_to, scroll_key=BOARD, duration=300)
+            self.app.page.run_task(column.scroll_to, scroll_key=part, duration=300)
+
+    def show_rounds(self) -> None:
+        self.show_board(ROUNDS)
 
     # words
 
@@ -221,7 +224,7 @@ class TrickTable:
             )
         over = summary["finished"] and session.editing is None
         if over:
-            round_table = self.show_board if summary["rounds"] else None
+            round_table = self.show_rounds if summary["rounds"] else None
             parts.append(
                 game_over(self.app, self.spec, session.replay, round_table=round_table)
             )
