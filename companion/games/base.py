@@ -282,11 +282,9 @@ class GameSpec:
         best total), the others follow by their figure, equal figures sharing
         a place."""
         sign = 1 if self.lower_is_better else -1
-        rest = sorted(
-            (name for name in totals if name not in winners),
-            key=lambda name: sign * totals[name],
-        )
-        standing = [(1, name) for name in totals if name in winners]
+        by_figure = sorted(totals, key=lambda name: sign * totals[name])
+        rest = [name for name in by_figure if name not in winners]
+        standing = [(1, name) for name in by_figure if name in winners]
         for at, name in enumerate(rest):
             tied = at and totals[rest[at - 1]] == totals[name]
             place = standing[-1][0] if tied else len(standing) + 1

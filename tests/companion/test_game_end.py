@@ -99,3 +99,10 @@ def test_a_players_wording_of_a_reason_keeps_its_params() -> None:
         "Ann's new pile scores 3 points (Full Moons: 3; "
         "Super Full Moons, 2 points each: 0)"
     )
+
+
+def test_an_entry_is_counted_among_its_kind() -> None:
+    from companion.timeline import ordinal
+
+    events = [{"type": "spell"}, {"type": "altar"}, {"type": "spell"}, {"type": "set"}]
+    assert [ordinal(events, n) for n in range(1, 5)] == [1, 1, 2, 1]
