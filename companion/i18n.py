@@ -1,7 +1,9 @@
 """Texts in English and Japanese, read from ``data/i18n``.
 
 The screens ask for their words by key; reasons from the rules engines are
-English sentences whose Japanese templates are looked up by the reason's key.
+English sentences whose Japanese templates are looked up by the reason's key,
+as are the few English ones a player reads in other words than the engine's
+explanation gives.
 """
 
 from __future__ import annotations
@@ -36,6 +38,37 @@ def text(key: str, lang: str = DEFAULT_LANGUAGE, **params: object) -> str:
     return template.format(**params) if params else template
 
 
+def counted(key: str, n: int, lang: str = DEFAULT_LANGUAGE, **params: object) -> str:
+    """A count with its noun agreeing: ``key.one`` for one where the language
+    has it ("1 game"), ``key`` otherwise ("2 games")."""
+    one = f"{key}.one"
+    if n == 1 and one in _table(f"ui.{lang}"):
+        key = one
+    return text(key, lang, n=n, **params)
+
+
+def names_text(names: list[str], lang: str = DEFAULT_LANGUAGE) -> str:
+    """Names as a sentence lists them: "Ann, Cy and Dee"."""
+    if len(names) < 2:
+        return "".join(names)
+    head = text("list.comma", lang).join(names[:-1])
+    return text("list.and", lang, names=head, last=names[-1])
+
+
+def sentences(parts: list[str], lang: str = DEFAULT_LANGUAGE) -> str:
+    """Clauses written one after another as sentences, each with its full stop."""
+    stop = "。" if lang == "ja" else "."
+    shown = []
+    for part in parts:
+        part = part.strip()
+        if not part:
+            continue
+        if lang != "ja":
+            part = part[0].upper() + part[1:]
+        shown.append(part if part[-1] in ".!?。！？" else part + stop)
+    return ("" if lang == "ja" else " ").join(shown)
+
+
 def word(value: str, lang: str) -> str:
     """A single word carried in a reason (a suit, a track, a state) in ``lang``."""
     if lang == "en":
@@ -50,15 +83,20 @@ _AS_TYPED = frozenset(
 )
 
 
+# Params that list players, written "Ann, Cy" by the engines: a player reads
+# "Ann and Cy".
+_NAME_LISTS = frozenset({"others", "players", "winners"})
+
+
 def reason_text(reason: Reason, lang: str = DEFAULT_LANGUAGE) -> str:
-    if lang == "en":
-        return reason.text
-    template = _table(f"reasons.{lang}").get(reason.key)
-    if template is None:
-        return reason.text
-    return template.format(
-        **{
-            key: value if key in _AS_TYPED else word(value, lang)
-            for key, value in reason.params.items()
-        }
-    )
+    """A reason as a player reads it in ``lang``: cards by their labels."""
+    # English reasons read as their engine wrote them unless a player's
+    # wording is kept for them (the engine's stays the developer's explanation)
+    template = _table(f"reasons.{lang}").get(reason.key) or reason.template
+    params = {
+        key: value if key in _AS_TYPED else word(value, lang)
+        for key, value in reason.shown_params.items()
+    }
+    for key in _NAME_LISTS & params.keys():
+        params[key] = names_text(params[key].split(", "), lang)
+    return template.format(**params)

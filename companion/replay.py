@@ -8,7 +8,15 @@ from typing import Any
 
 from companion.errors import LogError, RuleError
 from companion.games import get_engine
-from companion.games.base import Engine, Event, Outcome, Prompt, State, Summary
+from companion.games.base import (
+    Engine,
+    Event,
+    Outcome,
+    Prompt,
+    Reason,
+    State,
+    Summary,
+)
 from companion.log import HEADER, GameLog
 
 
@@ -32,6 +40,11 @@ class Replay:
 
     def standing(self) -> Summary:
         return self.engine.summary(self.state)
+
+    @property
+    def verdict(self) -> list[Reason]:
+        """Why the winners won, as the rules decided it once the game ended."""
+        return list(self.state.verdict)
 
     def prompt(self) -> Prompt:
         return self.engine.prompt(self.state)

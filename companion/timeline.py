@@ -128,6 +128,12 @@ def mark_of(events: Sequence[Event], number: int) -> Mark:
     return marks(events[:number])[-1]
 
 
+def ordinal(events: Sequence[Event], number: int) -> int:
+    """Which one of its type event ``number`` is: the 3rd pile, the 2nd spell."""
+    kind = events[number - 1].get("type")
+    return sum(event.get("type") == kind for event in events[:number])
+
+
 def round_start(events: Sequence[Event]) -> int:
     """Index of the first event of the round in progress (after its ``round``)."""
     for at in range(len(events) - 1, -1, -1):

@@ -27,6 +27,7 @@ from companion.session import (
 )
 from screens import ui
 from screens.fortunes import fortunes_grid
+from screens.game_over import game_over
 from screens.reasons import last_reasons, rules_opener
 from screens.shell import App, when_shown
 
@@ -279,22 +280,9 @@ class CursedTable:
     def entry_part(self, summary: dict[str, Any]) -> list[ft.Control]:
         t = self.app.t
         if summary["finished"]:
-            winners = summary["winners"]
-            return [
-                ui.panel(
-                    ui.heading(t("over.title"), 20),
-                    ui.figure(
-                        "winners",
-                        t("over.winners", names=", ".join(winners))
-                        if winners
-                        else t("over.none"),
-                        size=18,
-                        weight=ft.FontWeight.BOLD,
-                    ),
-                    highlight=True,
-                ),
-                *self.message(),
-            ]
+            replay = self.session.replay
+            spec = replay.engine.spec
+            return [game_over(self.app, spec, replay), *self.message()]
         tabs = ui.wrap(
             ui.choices(
                 [(SPELL, t("cursed.tab-spell")), (ALTAR, t("cursed.tab-altar"))],

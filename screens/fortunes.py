@@ -109,6 +109,8 @@ def player_row(
                         weight=ft.FontWeight.BOLD,
                         color=ft.Colors.PRIMARY,
                     ),
+                    # what the number counts, so that it is not a bare figure
+                    ft.Text(t("cursed.left"), size=ui.SMALLEST),
                     ui.figure(
                         f"out-{name}",
                         t("cursed.out") if out else "",

@@ -17,15 +17,16 @@ import flet_charts as fch
 from companion import bgstats, stats
 from companion.errors import CompanionError
 from companion.export import game_csv
-from companion.i18n import reason_text, word
-from companion.log import GameLog, dumps
+from companion.i18n import reason_text
+from companion.log import dumps
 from companion.replay import Replay, Step
 from companion.store import StoredGame
 from companion.timeline import Line, lines
 from screens import ui
 from screens.figures import shown
+from screens.game_over import rematch
 from screens.past import outcome_text, started, when
-from screens.reasons import reason_opener
+from screens.reasons import moment, reason_opener
 from screens.shell import TABLE, App
 
 LINE_COLOURS = (
@@ -116,14 +117,7 @@ class GameDetail:
             self.app.render()
 
     def rematch(self) -> None:
-        """A new game: the same players in the same seats, the same options."""
-        log = self.stored.log
-        header = GameLog(log.game, list(log.players), dict(log.options))
-        game_id = self.app.call(lambda: self.app.store.create_game(header))
-        if game_id is not None:
-            self.app.show(TABLE, game_id=game_id)
-        else:
-            self.app.render()
+        rematch(self.app, self.stored.log)
 
     def tidy_actions(self) -> list[ft.Control]:
         t, info = self.app.t, self.stored.info
@@ -480,9 +474,9 @@ class GameDetail:
             return t("history.line.pile", pile=line.pile, name=event.get("player"))
         # spells, rule changes, altars, the end of a count: the first reason
         # says it in the game's own words
+        what = moment(self.app, self.result.log.events, step.number)
         first = step.outcome.reasons[0] if step.outcome.reasons else None
-        said = reason_text(first, lang) if first else event_label(event, lang)
-        return f"{t('history.event', n=step.number)} · {said}"
+        return f"{what} · {reason_text(first, lang)}" if first else what
 
     def reason_lines(self, step: Step) -> list[ft.Control]:
         lang = self.app.lang
@@ -588,25 +582,6 @@ class GameDetail:
             await picker.save_file(file_name=name, src_bytes=text.encode("utf-8"))
 
         self.app.page.run_task(save)
-
-
-def event_label(event: dict[str, Any], lang: str) -> str:
-    """An event in a line: a trick's cards, otherwise its fields."""
-
-    def value(item: object) -> str:
-        if isinstance(item, dict):
-            return ", ".join(f"{key} {value(inner)}" for key, inner in item.items())
-        return word(item, lang) if isinstance(item, str) else shown(item)
-
-    extra = [
-        f"{key}: {value(item)}"
-        for key, item in event.items()
-        if key not in ("type", "cards")
-    ]
-    if event.get("type") == "trick":
-        cards = " ".join(str(code) for code in event.get("cards", []))
-        return " ".join([cards, *extra])
-    return " · ".join([str(event.get("type")), *extra])
 
 
 def axis_every(series: stats.Series) -> int:

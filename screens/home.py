@@ -16,6 +16,7 @@ from companion.backup import (
     restore_bytes,
 )
 from companion.games import describe
+from companion.i18n import counted
 from companion.store import GameInfo
 from screens import ui
 from screens.past import when
@@ -23,14 +24,16 @@ from screens.shell import HISTORY, NEW_GAME, RULES, TABLE, App
 
 
 def where_it_stands(app: App, info: GameInfo) -> str:
-    """The round the game is in (or how many events it has), and when last played."""
+    """The round the game is in (or how far it went, in its own unit), and when
+    it was last played."""
     spec = describe(info.game)
+    log = app.store.load(info.id).log
     if spec.has_rounds:
-        log = app.store.load(info.id).log
         rounds = sum(event.get("type") == "round" for event in log.events)
         stands = app.t("home.round", n=rounds) if rounds else app.t("home.not-started")
     else:
-        stands = app.t("home.events", n=info.events)
+        done = sum(event.get("type") == spec.unit for event in log.events)
+        stands = counted(f"count.{spec.unit}", done, app.lang)
     return f"{stands} · {app.t('history.last-played', when=when(info.updated))}"
 
 

@@ -10,6 +10,7 @@ import flet as ft
 from companion.errors import CompanionError, FormatError
 from companion.games import SLUGS, describe
 from companion.games.base import (
+    CARD,
     CARD_POINTS,
     CHOICE,
     GIFT,
@@ -529,7 +530,10 @@ class NewGame:
         """The buttons or fields of one option that is not simply typed."""
         name, tag = option.name, option.tag
         if option.kind == CARD_POINTS:
-            return [self.number_field(card, card, 80) for card in option.allowed]
+            return [
+                self.number_field(card, self.spec.code_label(card), 80)
+                for card in option.allowed
+            ]
         if option.kind == NUMBER_SET:
             chosen = self.picked[name]
             return [
@@ -542,7 +546,13 @@ class NewGame:
                 for n in option.allowed
             ]
         current = self.choice(option)
-        label = (lambda v: self.app.t(f"{tag}.{v}")) if option.kind == CHOICE else str
+        def label(value: Any) -> str:
+            if option.kind == CHOICE:
+                return self.app.t(f"{tag}.{value}")
+            if option.kind == CARD:
+                return self.spec.code_label(value)
+            return str(value)
+
         return [
             ui.tap(
                 label(value),

@@ -8,6 +8,7 @@ import flet as ft
 
 from companion.errors import LogError
 from companion.games import SLUGS
+from companion.i18n import names_text
 from companion.store import GameInfo
 from screens import ui
 from screens.shell import App
@@ -27,7 +28,9 @@ def outcome_text(app: App, finished: bool, winners: list[str]) -> str:
         return app.t("history.not-over")
     if not winners:
         return app.t("history.no-winner")
-    return app.t("history.winners", names=", ".join(winners))
+    if len(winners) == 1:
+        return app.t("history.winner", name=winners[0])
+    return app.t("history.winners", names=names_text(winners, app.lang))
 
 
 def refusal(app: App, error: LogError) -> str:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import flet as ft
 
 from companion.games import SLUGS
-from companion.games.base import Reason
-from companion.i18n import reason_text
+from companion.games.base import Event, Reason
+from companion.i18n import reason_text, ui_keys
 from companion.replay import Replay
+from companion.timeline import mark_of, ordinal
 from screens import ui
 from screens.shell import RULES, App
 
@@ -32,14 +33,31 @@ def rules_opener(app: App, game: str | None, query: str = "") -> ui.Handler:
     return lambda: app.show(RULES, game=game, query=query, back=True)
 
 
+def moment(app: App, events: list[Event], number: int) -> str:
+    """What event ``number`` of a log was, as the table calls it: a trick of a
+    round, a round's start, the 2nd pile, the 3rd spell."""
+    t, mark = app.t, mark_of(events, number)
+    if mark.trick is not None:
+        if mark.round:
+            return t("history.line.trick", round=mark.round, trick=mark.trick)
+        return t("table.trick-n", n=mark.trick)
+    if mark.type == "round":
+        return t("history.line.round", round=mark.round)
+    key = f"moment.{mark.type}"
+    if key not in ui_keys("en"):
+        key = "moment.other"
+    return t(key, n=ordinal(events, number))
+
+
 def last_reasons(app: App, replay: Replay) -> list[ft.Control]:
     """The reasons panel for the game's last event, or nothing before the first."""
     if not replay.steps:
         return []
     step, lang, game = replay.steps[-1], app.lang, replay.log.game
+    what = moment(app, replay.log.events, step.number)
     return [
         ui.reasons_panel(
-            app.t("table.what-happened", n=step.number),
+            app.t("table.what-happened", what=what),
             [
                 (reason_text(r, lang), reason_opener(app, r, game))
                 for r in step.outcome.reasons

@@ -11,6 +11,7 @@ import flet as ft
 
 from companion import stats
 from companion.games import SLUGS, all_games
+from companion.i18n import counted
 from screens import ui
 from screens.figures import EMPTY, shown
 from screens.past import game_choices
@@ -49,7 +50,12 @@ class Stats:
             ft.Text(self.legend(), size=12),
         ]
         if found and found.broken:
-            parts.append(ui.note(t("history.broken", n=len(found.broken)), error=True))
+            parts.append(
+                ui.note(
+                    counted("history.broken", len(found.broken), self.app.lang),
+                    error=True,
+                )
+            )
         if not records:
             parts.append(ui.note(t("stats.none"), "stats-empty"))
         parts += [self.player(record) for record in records]
@@ -111,7 +117,8 @@ class Stats:
                 t(
                     "stats.rival",
                     name=rival.name,
-                    met=rival.met,
+                    player=record.name,
+                    met=counted("count.game", rival.met, self.app.lang),
                     won=rival.won,
                     lost=rival.lost,
                 ),

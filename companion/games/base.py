@@ -9,6 +9,7 @@ warnings that never stop the replay.
 from __future__ import annotations
 
 import json
+import re
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -51,13 +52,22 @@ WHITE_LABEL = "#FFFFFF"
 DARK_LABEL = "#1C1B1F"
 
 
+# The symbols of suits whose cards show only a colour: one shape per colour,
+# the same in every game, drawn by the app's font in both languages.
+RED_MARK, BLUE_MARK, YELLOW_MARK, GREEN_MARK, PURPLE_MARK = "●", "◆", "★", "▲", "■"
+
+
 @dataclass(frozen=True)
 class Suit:
     code: str
     name: Words
     colour: str  # "#rrggbb", so the core stays free of any UI toolkit
-    symbol: str = ""
+    # what a card's label shows after its number, so that a card reads the same
+    # in the grid, the reasons and an export, with or without the suit's colour
+    symbol: str
     label: str = WHITE_LABEL  # the text colour on ``colour``
+    # a standard deck's suit: its 1, 11, 12 and 13 read A, J, Q and K
+    faces: bool = False
 
 
 # Option kinds, and the entry a form offers for each.
@@ -185,8 +195,6 @@ class GameSpec:
     leader_at_start: bool = True
     # True when the piles may be counted at the end instead of trick by trick
     counted_at_end: bool = False
-    # standard-deck cards read A, 2-10, J, Q, K with their suit's symbol
-    face_labels: bool = False
     # how one finished game ranks for a player, by the game's own win rule
     # (None: the game does not count towards the player's best)
     best_of: Ranking = field(default=best_by_totals(), compare=False)
@@ -194,6 +202,10 @@ class GameSpec:
     best_rule: str = "highest"
     # the word for what the game's story is counted in: "round", "pile", "spell"
     unit: str = "round"
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameSpec:
+        # a game's description never changes: a copied state shares it
+        return self
 
     def title_in(self, lang: str) -> str:
         return self.title.get(lang)
@@ -239,12 +251,45 @@ class GameSpec:
         except CardError:
             return code
 
+    def codes_label(self, codes: str) -> str:
+        """The labels of cards the log writes as codes separated by spaces."""
+        return " ".join(self.code_label(code) for code in codes.split())
+
+    def labelled(self, message: str) -> str:
+        """A message of the rules (a refusal) with every card code of this game
+        in it read as the card's label."""
+        return _CODE_IN_TEXT.sub(
+            lambda found: self.code_label(found.group(0))
+            if self.suit(found.group(1)) is not None
+            else found.group(0),
+            message,
+        )
+
     def card_label(self, card: Card) -> str:
-        """How a card reads on a button: its code, or a face and a suit symbol."""
+        """How a card reads wherever a player sees it: its number (or face) and
+        its suit's symbol, as the grid shows it."""
         suit = self.suit(card.suit)
-        if not self.face_labels or suit is None or not suit.symbol:
+        if suit is None:
             return str(card)
-        return f"{_FACES.get(card.number, str(card.number))}{suit.symbol}"
+        number = _FACES.get(card.number) if suit.faces else None
+        return f"{number or card.number}{suit.symbol}"
+
+    def places(
+        self, winners: Sequence[str], totals: Mapping[str, int]
+    ) -> list[tuple[int, str]]:
+        """A finished game's final standing, as (place, name): the winners share
+        the first place whatever their figure (the win rule may not crown the
+        best total), the others follow by their figure, equal figures sharing
+        a place."""
+        sign = 1 if self.lower_is_better else -1
+        by_figure = sorted(totals, key=lambda name: sign * totals[name])
+        rest = [name for name in by_figure if name not in winners]
+        standing = [(1, name) for name in by_figure if name in winners]
+        for at, name in enumerate(rest):
+            tied = at and totals[rest[at - 1]] == totals[name]
+            place = standing[-1][0] if tied else len(standing) + 1
+            standing.append((place, name))
+        return standing
 
     def option(self, name: str) -> OptionSpec:
         return next(option for option in self.options if option.name == name)
@@ -266,6 +311,7 @@ class GameSpec:
 
 
 _FACES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+_CODE_IN_TEXT = re.compile(r"\b([A-Z])\d{1,2}\b")
 
 
 @dataclass(frozen=True)
@@ -282,10 +328,46 @@ class Reason:
     topic: str
     template: str = field(repr=False)
     params: dict[str, str] = field(default_factory=dict, hash=False)
+    # the game whose cards the params name; None for a reason of no game
+    spec: GameSpec | None = field(default=None, repr=False, compare=False)
 
     @property
     def text(self) -> str:
+        """The sentence with the log's own codes (the developer's explanation)."""
         return self.template.format(**self.params)
+
+    @property
+    def shown_params(self) -> dict[str, str]:
+        """The params as a player reads them: cards by their labels, suits
+        by their symbols, never by the log's codes."""
+        spec = self.spec
+        if spec is None:
+            return self.params
+        shown = dict(self.params)
+        for key in CARD_PARAMS & shown.keys():
+            shown[key] = spec.codes_label(shown[key])
+        for key in PLAYS_PARAMS & shown.keys():
+            shown[key] = _PLAYED.sub(
+                lambda found: f"({spec.code_label(found.group(1))})", shown[key]
+            )
+        for key in SUIT_CODE_PARAMS & shown.keys():
+            suit = spec.suit(shown[key])
+            shown[key] = suit.symbol if suit is not None else shown[key]
+        return shown
+
+    @property
+    def shown_text(self) -> str:
+        """The English sentence a player reads."""
+        return self.template.format(**self.shown_params)
+
+
+# The reason params that name cards by their codes (one, or several with spaces
+# between), and those that name a suit by its code.
+CARD_PARAMS = frozenset({"card", "cards", "curse", "old"})
+SUIT_CODE_PARAMS = frozenset({"code"})
+# params naming players with the card each played: "Ann (W4), Cy (F4)"
+PLAYS_PARAMS = frozenset({"others"})
+_PLAYED = re.compile(r"\(([A-Z]\d{1,2})\)")
 
 
 @dataclass
@@ -314,6 +396,8 @@ class State:
     winners: list[str] = field(default_factory=list)
     rounds: list[dict[str, Any]] = field(default_factory=list)
     leader: str | None = None
+    # the reasons that decided who won, given as the game ended
+    verdict: list[Reason] = field(default_factory=list)
 
 
 S = TypeVar("S", bound=State)
@@ -502,10 +586,20 @@ class Engine(ABC, Generic[S]):
             key, (topic, template) = f"{self.slug}.{name}", self.texts[name]
         else:
             key, (topic, template) = f"common.{name}", COMMON_TEXTS[name]
-        return Reason(key, topic, template, {k: str(v) for k, v in params.items()})
+        return Reason(
+            key, topic, template, {k: str(v) for k, v in params.items()}, self.spec
+        )
 
     def say(self, outcome: Outcome, name: str, **params: object) -> None:
         outcome.reasons.append(self.reason(name, **params))
+
+    def decide(
+        self, state: State, outcome: Outcome, name: str, **params: object
+    ) -> None:
+        """Say a reason that decides who wins, and keep it as the game's verdict."""
+        reason = self.reason(name, **params)
+        outcome.reasons.append(reason)
+        state.verdict.append(reason)
 
     def warn(self, outcome: Outcome, name: str, **params: object) -> None:
         outcome.warnings.append(self.reason(name, **params))

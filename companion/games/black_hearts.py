@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from companion.cards import Card, Deck, deck_from_lists
 from companion.errors import CardError, FormatError, RuleError
 from companion.games.base import (
+    BLUE_MARK,
     CARD,
     CARD_POINTS,
     GIFT,
@@ -81,9 +82,9 @@ SPEC = GameSpec(
     ),
     player_counts=range(3, 7),
     suits=(
-        Suit("C", Words("Curse", "呪い"), "#D32F2F"),
-        Suit("F", Words("Fixed", "固定"), "#1565C0"),
-        Suit("W", Words("Random", "ランダム"), "#546E7A"),
+        Suit("C", Words("Curse", "呪い"), "#D32F2F", "♥"),
+        Suit("F", Words("Fixed", "固定"), "#1565C0", BLUE_MARK),
+        Suit("W", Words("Random", "ランダム"), "#546E7A", "☆"),
     ),
     options=(
         OptionSpec(
@@ -471,7 +472,7 @@ class BlackHeartsEngine(Engine[BlackHeartsState]):
         if cursed:
             state.finished = True
             state.winners = cursed
-            self.say(out, "all-curses", player=cursed[0])
+            self.decide(state, out, "all-curses", player=cursed[0])
             return
         over = [n for n in state.players if state.points[n] >= LOSING_TOTAL]
         if not over:
@@ -482,7 +483,9 @@ class BlackHeartsEngine(Engine[BlackHeartsState]):
         lowest = min(state.points.values())
         state.finished = True
         state.winners = [n for n in state.players if state.points[n] == lowest]
-        self.say(out, "lowest-wins", players=_names(state.winners), total=lowest)
+        self.decide(
+            state, out, "lowest-wins", players=_names(state.winners), total=lowest
+        )
 
     # ---- views
 

@@ -253,7 +253,7 @@ class CursedEngine(Engine[CursedState]):
         if len(standing) == 1:
             state.finished = True
             state.winners = standing
-            self.say(out, "last-standing", player=standing[0])
+            self.decide(state, out, "last-standing", player=standing[0])
 
     # The CSV: one row per event, then each player's five fortunes after it.
 

@@ -16,7 +16,11 @@ from companion.errors import CardError, ChoiceNeeded, FormatError, RuleError
 from companion.games.base import (
     CHOICE,
     DARK_LABEL,
+    GREEN_MARK,
+    PURPLE_MARK,
+    RED_MARK,
     SUIT,
+    YELLOW_MARK,
     Engine,
     Event,
     GameSpec,
@@ -78,14 +82,14 @@ SPEC = GameSpec(
     ),
     player_counts=range(3, 5),
     suits=(
-        Suit("P", Words("purple", "紫"), "#8E24AA"),
-        Suit("G", Words("green", "緑"), "#2E7D32"),
-        Suit("R", Words("red", "赤"), "#C62828"),
-        Suit("Y", Words("yellow", "黄"), "#FFA000", label=DARK_LABEL),
-        Suit("S", Words("spades", "スペード"), "#37474F", "♠"),
-        Suit("H", Words("hearts", "ハート"), "#C62828", "♥"),
-        Suit("D", Words("diamonds", "ダイヤ"), "#EF6C00", "♦", DARK_LABEL),
-        Suit("C", Words("clubs", "クラブ"), "#2E7D32", "♣"),
+        Suit("P", Words("purple", "紫"), "#8E24AA", PURPLE_MARK),
+        Suit("G", Words("green", "緑"), "#2E7D32", GREEN_MARK),
+        Suit("R", Words("red", "赤"), "#C62828", RED_MARK),
+        Suit("Y", Words("yellow", "黄"), "#FFA000", YELLOW_MARK, DARK_LABEL),
+        Suit("S", Words("spades", "スペード"), "#37474F", "♠", faces=True),
+        Suit("H", Words("hearts", "ハート"), "#C62828", "♥", faces=True),
+        Suit("D", Words("diamonds", "ダイヤ"), "#EF6C00", "♦", DARK_LABEL, faces=True),
+        Suit("C", Words("clubs", "クラブ"), "#2E7D32", "♣", faces=True),
     ),
     options=(
         OptionSpec("deck", CHOICE, "original", allowed=tuple(DECKS), tag="deck"),
@@ -106,7 +110,6 @@ SPEC = GameSpec(
     figures=("curses", "pile", "tricks"),
     measure="points",
     trick_choices=("break",),
-    face_labels=True,
 )
 
 
@@ -548,7 +551,8 @@ class CursedTricksEngine(Engine[CursedTricksState]):
         best = max(state.totals.values())
         state.finished = True
         state.winners = [n for n in state.players if state.totals[n] == best]
-        self.say(
+        self.decide(
+            state,
             out,
             "game-over",
             rounds=ROUNDS,

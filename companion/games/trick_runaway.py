@@ -105,7 +105,7 @@ SPEC = GameSpec(
         Suit("H", Words("hearts", "ハート"), "#C62828", "♥"),
         Suit("S", Words("spades", "スペード"), "#37474F", "♠"),
         Suit("D", Words("diamonds", "ダイヤ"), "#EF6C00", "♦", DARK_LABEL),
-        Suit("T", Words("hats", "帽子"), "#795548"),
+        Suit("T", Words("hats", "帽子"), "#795548", "△"),
     ),
     options=(
         OptionSpec(
@@ -623,7 +623,9 @@ class TrickRunawayEngine(Engine[TrickRunawayState]):
         if state.eliminated:
             state.finished = True
             state.winners = [n for n in state.players if n not in state.eliminated]
-            self.say(out, "game-over", winners=", ".join(state.winners) or "nobody")
+            self.decide(
+                state, out, "game-over", winners=", ".join(state.winners) or "nobody"
+            )
             self._clear_cards(state)
         else:
             # The tracks reset when the next round starts, so that between

@@ -16,11 +16,16 @@ from typing import Any, ClassVar
 from companion.cards import Card, deck_of
 from companion.errors import RuleError
 from companion.games.base import (
+    BLUE_MARK,
     DARK_LABEL,
+    GREEN_MARK,
     NUMBER_SET,
     NUMBERS,
     ONE_DEAL,
     PILE_STEP,
+    PURPLE_MARK,
+    RED_MARK,
+    YELLOW_MARK,
     Best,
     Engine,
     Event,
@@ -93,11 +98,11 @@ SPEC = GameSpec(
     player_counts=range(2, 6),
     # in play order: a game uses as many suits as it has players
     suits=(
-        Suit("R", Words("red", "赤"), "#C62828"),
-        Suit("B", Words("blue", "青"), "#1565C0"),
-        Suit("Y", Words("yellow", "黄"), "#FFA000", label=DARK_LABEL),
-        Suit("G", Words("green", "緑"), "#2E7D32"),
-        Suit("P", Words("purple", "紫"), "#8E24AA"),
+        Suit("R", Words("red", "赤"), "#C62828", RED_MARK),
+        Suit("B", Words("blue", "青"), "#1565C0", BLUE_MARK),
+        Suit("Y", Words("yellow", "黄"), "#FFA000", YELLOW_MARK, DARK_LABEL),
+        Suit("G", Words("green", "緑"), "#2E7D32", GREEN_MARK),
+        Suit("P", Words("purple", "紫"), "#8E24AA", PURPLE_MARK),
     ),
     options=(
         OptionSpec("ranks", NUMBERS, DEFAULT_RANKS),
@@ -106,7 +111,8 @@ SPEC = GameSpec(
             "full_moon_ranks",
             NUMBER_SET,
             [],
-            allowed=tuple(DEFAULT_RANKS),
+            # the Super Full Moon always counts: it is not the table's to mark
+            allowed=tuple(n for n in DEFAULT_RANKS if n != SUPER_FULL_MOON),
             confirmed=True,
             tag="moon",
             heading="new.full-moons",
@@ -428,25 +434,25 @@ class WolfXTrickEngine(Engine[WolfXTrickState]):
         for total, names in sorted(by_points.items(), reverse=True):
             if len(names) > 1:
                 state.eliminated.extend(names)
-                self.say(out, "tied", players=", ".join(names), points=total)
+                self.decide(state, out, "tied", players=", ".join(names), points=total)
         remaining = [name for name in state.players if name not in state.eliminated]
         # Ties are gone, so every total below is different from the others.
         if not remaining:
             state.winners = []
-            self.say(out, "draw")
+            self.decide(state, out, "draw")
             return
         if len(remaining) == 1:
             state.winners = remaining
-            self.say(out, "only-one", player=remaining[0])
+            self.decide(state, out, "only-one", player=remaining[0])
             return
         low = min(remaining, key=points.__getitem__)
         if points[low] <= 0:
             state.winners = [low]
-            self.say(out, "zero-or-less", player=low, points=points[low])
+            self.decide(state, out, "zero-or-less", player=low, points=points[low])
             return
         top, second = sorted(remaining, key=points.__getitem__, reverse=True)[:2]
         state.winners = [second]
-        self.say(out, "second", player=second, points=points[second], top=top)
+        self.decide(state, out, "second", player=second, points=points[second], top=top)
 
     # Views
 

@@ -9,6 +9,7 @@ from typing import Any
 import flet as ft
 
 from companion.games.base import GameSpec
+from companion.i18n import ui_keys
 from screens import ui
 from screens.figures import player_figures, shown
 
@@ -16,18 +17,23 @@ from screens.figures import player_figures, shown
 WORD_VALUES = ("white", "black", "death")
 
 Translate = Callable[..., str]
+# the rounds table's scroll key: the game's end brings it into view
+ROUNDS = "rounds"
 
 
 def strip(
+    spec: GameSpec,
     players: Sequence[str],
     summary: dict[str, Any],
     turn: str | None,
     t: Translate,
 ) -> ft.Control:
-    """Each player's name and total on one line; the player to play is bold,
-    the one who leads the trick marked."""
+    """Each player's name and total on one line, after the name of what the
+    totals measure; the player to play is bold, the one who leads marked."""
     leader = summary.get("leader")
-    items: list[ft.Control] = []
+    items: list[ft.Control] = [
+        ft.Text(t(f"stats.measure.{spec.measure}"), size=ui.SMALLEST)
+    ]
     for name in players:
         mark = "▶" if name == leader else ""
         items.append(
@@ -78,6 +84,7 @@ def player_panel(
     head = ft.Row(
         [
             ft.Text(name, size=16, weight=ft.FontWeight.BOLD),
+            ft.Text(t(f"stats.measure.{spec.measure}"), size=ui.SMALLEST),
             ui.figure(f"score-{name}", total, **score_style)
             if tagged_score
             else ft.Text(total, **score_style),
@@ -132,17 +139,24 @@ def full_board(
         for name in players
     ]
     if summary["rounds"]:
-        parts.append(rounds_table(players, summary, t))
+        parts.append(rounds_table(spec, players, summary, t))
     return ui.keyed("board", parts)
 
 
 def round_scores(
-    players: Sequence[str], summary: dict[str, Any], index: int, t: Translate
+    spec: GameSpec,
+    players: Sequence[str],
+    summary: dict[str, Any],
+    index: int,
+    t: Translate,
 ) -> ft.Control:
-    """One round's scores, whole, as the round ends."""
+    """One round's figures, whole, as the round ends, titled by what they are."""
     scores = summary["rounds"][index].get("scores", {})
+    title = f"round.ended.{spec.measure}"
+    if title not in ui_keys("en"):
+        title = "round.ended"
     return ui.panel(
-        ui.heading(t("round.ended", n=index + 1), 16),
+        ui.heading(t(title, n=index + 1), 16),
         ui.wrap(
             [ft.Text(f"{name}: {shown(scores.get(name))}") for name in players],
             spacing=14,
@@ -153,7 +167,7 @@ def round_scores(
 
 
 def rounds_table(
-    players: Sequence[str], summary: dict[str, Any], t: Translate
+    spec: GameSpec, players: Sequence[str], summary: dict[str, Any], t: Translate
 ) -> ft.Control:
     columns = [ft.DataColumn(ft.Text(t("board.round")))] + [
         ft.DataColumn(ft.Text(name)) for name in players
@@ -173,9 +187,13 @@ def rounds_table(
         )
         for at, entry in enumerate(summary["rounds"])
     ]
+    # the totals row: a sum of the rounds, or where a figure like life stands
+    last_row = t("board.total")
+    if not spec.summed_rounds:
+        last_row = t(f"stats.measure.{spec.measure}")
     rows.append(
         ft.DataRow(
-            [ft.DataCell(ft.Text(t("board.total"), weight=ft.FontWeight.BOLD))]
+            [ft.DataCell(ft.Text(last_row, weight=ft.FontWeight.BOLD))]
             + [
                 ft.DataCell(
                     ft.Text(shown(summary["totals"][name]), weight=ft.FontWeight.BOLD)
@@ -191,5 +209,5 @@ def rounds_table(
             )
         ],
         scroll=ft.ScrollMode.AUTO,
-        key="rounds",
+        key=ft.ScrollKey(ROUNDS),
     )

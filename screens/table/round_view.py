@@ -203,7 +203,8 @@ def trick_list(
         rows.append(
             ft.Row(
                 [
-                    ft.Text(title, width=64, size=12, weight=ft.FontWeight.BOLD),
+                    # a title never breaks inside a word (第1トリック)
+                    ft.Text(title, size=12, weight=ft.FontWeight.BOLD, no_wrap=True),
                     ft.Text(line, expand=True, size=13),
                     ui.tap(
                         t("table.edit"),
@@ -232,14 +233,3 @@ def trick_effects(outcome: Any, winner: str | None, lang: str, t: Translate) -> 
         if reason.key.split(".", 1)[-1] in TRICK_EFFECTS
     ]
     return "; ".join(said)
-
-
-def game_over(summary: dict[str, Any], t: Translate) -> ft.Control:
-    winners = summary["winners"]
-    line = t("over.winners", names=", ".join(winners)) if winners else t("over.none")
-    return ui.panel(
-        ui.heading(t("over.title"), 20),
-        ui.figure("winners", line, size=18, weight=ft.FontWeight.BOLD),
-        identifier="game-over",
-        highlight=True,
-    )

@@ -26,14 +26,14 @@ from companion.session import (
     shared_session,
 )
 from screens import ui
-from screens.reasons import last_reasons, rules_opener
+from screens.game_over import game_over
+from screens.reasons import last_reasons, moment, rules_opener
 from screens.shell import App, when_shown
-from screens.table.board import full_board, round_scores, strip
+from screens.table.board import ROUNDS, full_board, round_scores, strip
 from screens.table.card_grid import card_grid, trick_seats
 from screens.table.piles import PileCount, pile_entry
 from screens.table.round_view import (
     RoundQuestions,
-    game_over,
     round_event,
     round_labels,
     round_start_questions,
@@ -192,19 +192,28 @@ class TrickTable:
         self.piles = value
         self.app.render()
 
-    def show_board(self) -> None:
-        """Scroll the page down to the full board."""
+    def show_board(self, part: str = BOARD) -> None:
+        """Scroll the page down to the full board (or one ``part`` of it)."""
         root = self.app.page.controls[0] if self.app.page.controls else None
         column = getattr(root, "content", None)
         if isinstance(column, ft.Column):
-            self.app.page.run_task(column.scroll_to, scroll_key=BOARD, duration=300)
+            self.app.page.run_task(column.scroll_to, scroll_key=part, duration=300)
+
+    def show_rounds(self) -> None:
+        self.show_board(ROUNDS)
 
     # words
 
     def say(self, notice: Notice) -> str:
-        params = notice.params
-        if notice.kind == CHANGED_FIRST and "card" in params:
-            params = {**params, "card": self.labels([params["card"]])}
+        params = dict(notice.params)
+        # the session names a card by its code and a choice by the rules' own
+        # message: the table reads the card's label and its own question
+        if "card" in params:
+            params["card"] = self.spec.code_label(params["card"])
+        if "reason" in params:
+            params["reason"] = self.spec.labelled(params["reason"])
+        if "question" in params and self.session.choice is not None:
+            params["question"] = self.choice_question()
         found = self.app.t(notice.key, **params)
         return notice.text if found == notice.key else found
 
@@ -256,12 +265,15 @@ class TrickTable:
             parts.append(
                 self.lines.get(
                     ("strip", ui.Same(session.replay), turn, *self.looks),
-                    lambda: strip(session.players, summary, turn, self.t),
+                    lambda: strip(self.spec, session.players, summary, turn, self.t),
                 )
             )
         over = summary["finished"] and session.editing is None
         if over:
-            parts.append(game_over(summary, self.t))
+            round_table = self.show_rounds if summary["rounds"] else None
+            parts.append(
+                game_over(self.app, self.spec, session.replay, round_table=round_table)
+            )
         if "trick" in prompt.expects:
             parts += self.trick_entry()
         else:
@@ -392,7 +404,8 @@ class TrickTable:
             text, identifier = self.app.message, "error"
             colour, icon = ft.Colors.ERROR, ft.Icons.ERROR_OUTLINE
         elif session.editing is not None:
-            text, identifier = t("edit.banner", n=session.editing), "edit-banner"
+            what = moment(self.app, session.replay.log.events, session.editing)
+            text, identifier = t("edit.banner", what=what), "edit-banner"
             icon = ft.Icons.EDIT
         elif session.replay.steps and session.replay.steps[-1].outcome.warnings:
             warning = session.replay.steps[-1].outcome.warnings[0]
@@ -467,10 +480,7 @@ class TrickTable:
         session, t = self.session, self.t
         need = session.choice
         assert need is not None
-        key = f"choice.{session.slug}.{need.field}"
-        question = t(key, player=need.player)
-        if question == key:
-            question = need.message
+        question = self.choice_question()
         buttons = ui.choices(
             [(option, self.option_label(option)) for option in need.options],
             self.choose,
@@ -487,6 +497,12 @@ class TrickTable:
             border_radius=12,
         )
 
+    def choice_question(self) -> str:
+        need = self.session.choice
+        assert need is not None
+        key = f"choice.{self.session.slug}.{need.field}"
+        return self.t(key, player=need.player)
+
     def option_label(self, option: str) -> str:
         """A choice in the table's words: a track's name, or the curse card itself."""
         named = self.t(f"option.{option}")
@@ -496,16 +512,32 @@ class TrickTable:
         player = need.player if need is not None else None
         view = self.session.summary()["players"].get(player, {})
         held = [str(c) for c in view.get("curses", []) if str(c).startswith(option)]
-        return held[0] if len(held) == 1 else option
+        if len(held) == 1:
+            return self.spec.code_label(held[0])
+        suit = self.spec.suit(option)
+        return suit.name.get(self.app.lang) if suit is not None else option
 
     def round_entry(self) -> list[ft.Control]:
         session = self.session
         summary = session.summary()
-        parts: list[ft.Control] = []
+        # a round about to start says which game and round it is: after a
+        # rematch this is the first thing the table sees
+        coming = sum(event.get("type") == "round" for event in session.events) + 1
+        game = self.t(f"game.{session.slug}")
+        parts: list[ft.Control] = [
+            ui.tagged(
+                "round-coming",
+                ui.heading(self.t("round.coming", game=game, n=coming), 16),
+            )
+        ]
         if summary["rounds"]:
             parts.append(
                 round_scores(
-                    session.players, summary, len(summary["rounds"]) - 1, self.t
+                    self.spec,
+                    session.players,
+                    summary,
+                    len(summary["rounds"]) - 1,
+                    self.t,
                 )
             )
         parts += round_start_questions(

@@ -126,7 +126,7 @@ def test_filter_and_open_a_game(table: Table) -> None:
     table.tap(f"game-{ids['cursed-tricks.json']}")
     summary = check_detail(table, ids["cursed-tricks.json"])
     assert summary["winners"] == ["Ben"]
-    table.wait_text("detail-winners", "Winner: Ben")
+    table.wait_text("detail-winners", "Ben won")
     for name, total in summary["totals"].items():
         table.wait_text(f"chart-last-{name}", figure(total))
     assert not table.has("detail-resume")
@@ -312,7 +312,7 @@ def test_import_a_pasted_log_good_and_bad(table: Table) -> None:
     before = data_files(server.data)
     table.type_into("import-text", json.dumps(bad))
     table.tap("import-go")
-    table.wait_until(lambda: "event 4" in table.text("import-problem"))
+    table.wait_until(lambda: "entry 4 of the log" in table.text("import-problem"))
     shot(table, "history-import-refused")
     assert data_files(server.data) == before
 

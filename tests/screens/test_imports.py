@@ -18,6 +18,7 @@ SHARED = {
     "screens.fortunes",  # CURSED!'s grid, drawn by its table
     "screens.past",
     "screens.repairs",  # the notice of a repaired file, shown by the shell
+    "screens.game_over",  # the end of a game, as every game screen shows it
 }
 # The apps: the one in the page, and the served one over it.
 ENTRIES = {"screens.app", "screens.served"}

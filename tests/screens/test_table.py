@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.cards import Card
+from companion.games import describe
 from companion.replay import replay
 from screens.table.trick_table import PAGE_PADDING
 from tests.screens.conftest import (
@@ -17,6 +18,11 @@ from tests.screens.conftest import (
 pytestmark = pytest.mark.browser
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
+
+
+def label(code: str) -> str:
+    """A card as the table shows it."""
+    return describe("cursed-tricks").code_label(code)
 
 
 def events(table: Table, game_id: str) -> list[dict]:
@@ -130,7 +136,7 @@ def test_restart_mid_round_and_resume(table: Table, browser) -> None:
         # The two cards tapped before the restart are still there.
         prompt = table.server.store().replay(game_id).prompt()
         again.wait_text("next-player", prompt.seats[2])
-        assert cards[1] in again.text("trick-so-far")
+        assert label(cards[1]) in again.text("trick-so-far")
         play_trick(again, cards[2:])
         assert len(events(table, game_id)) == 3
         assert events(table, game_id)[2]["cards"] == cards
@@ -150,7 +156,7 @@ def test_two_screens_on_one_game(table: Table, browser) -> None:
         table.tap_card(cards[0])
         table.tap_card(cards[1])
         other.wait_text("next-player", PLAYERS[2])
-        assert cards[1] in other.text("trick-so-far")
+        assert label(cards[1]) in other.text("trick-so-far")
         for code in cards[2:]:
             table.tap_card(code)
         other.wait("edit-2")

@@ -45,7 +45,7 @@ def test_japanese_texts_are_written_in_japanese() -> None:
 def test_figures_read_the_summary() -> None:
     view = {"taken": ["C3", "W1", "C6"]}
     figures = dict(player_figures("black-hearts", view, {"curse_points": {"C3": 3}}))
-    assert figures == {"taken": "C3 W1 C6", "round_points": "3"}
+    assert figures == {"taken": "3♥ 1☆ 6♥", "round_points": "3"}
     assert shown([]) == "–"
     assert shown(False) == "–"
     assert shown(-2) == "-2"

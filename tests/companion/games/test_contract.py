@@ -97,8 +97,28 @@ def test_the_standard_deck_reads_as_faces_and_symbols() -> None:
     spec = describe("cursed-tricks")
     labels = [spec.card_label(Card("S", n)) for n in (1, 2, 10, 11, 12, 13)]
     assert labels == ["A♠", "2♠", "10♠", "J♠", "Q♠", "K♠"]
-    assert spec.card_label(Card("P", 14)) == "P14"
-    assert describe("trick-runaway").card_label(Card("C", 13)) == "C13"
+    assert spec.card_label(Card("P", 14)) == "14■"
+    assert describe("trick-runaway").card_label(Card("C", 13)) == "13♣"
+
+
+@pytest.mark.parametrize("game", SLUGS)
+def test_every_suit_has_a_symbol_of_its_own(game: str) -> None:
+    suits = describe(game).suits
+    symbols = [suit.symbol for suit in suits]
+    assert all(symbols)
+    assert len(set(symbols)) == len(suits)
+    assert not any(symbol.isalnum() for symbol in symbols)
+
+
+def test_a_reason_names_cards_by_their_labels_but_keeps_the_codes() -> None:
+    spec = describe("cursed-tricks")
+    engine = get_engine("cursed-tricks")
+    reason = engine.reason("keeps-curse", card="H12", suit="hearts", old="H13")
+    assert "H12" in reason.text and "H13" in reason.text
+    assert "Q♥" in reason.shown_text and "K♥" in reason.shown_text
+    assert "H1" not in reason.shown_text
+    assert spec.codes_label("S1 D10") == "A♠ 10♦"
+    assert describe("trick-runaway").codes_label("T5 C20") == "5△ 20♣"
 
 
 def test_an_unknown_game_is_a_bad_header() -> None:
@@ -299,3 +319,9 @@ def test_random_games_keep_the_contract(slug: str, count: int, seed: int) -> Non
     summary = table.replay.summary()
     if table.spec.has_tricks:
         assert summary["finished"], "a trick game dealt out to the end is over"
+
+
+def test_a_refusal_names_cards_by_their_labels() -> None:
+    spec = describe("black-hearts")
+    said = spec.labelled("Ann must lead Two o'clock (F2), not W4; event 3 is X9")
+    assert said == "Ann must lead Two o'clock (2◆), not 4☆; event 3 is X9"
