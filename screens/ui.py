@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -106,6 +107,70 @@ def readable_on(colour: str | None) -> str:
     return max((WHITE, NEAR_BLACK), key=lambda text: contrast(text, colour))
 
 
+# A thumb that thinks its tap did not take taps again within about this long,
+# on the very spot where the first tap's answer may just have been drawn.
+SETTLE_S = 0.5
+GUARD_KEY = "tap-guard"
+
+
+@dataclass
+class TapGuard:
+    """One device's last tap, so that a hurried second tap records nothing new.
+
+    A tap is dropped when it comes less than ``SETTLE_S`` after the previous
+    tap's answer was drawn: whatever now lies under the finger may have
+    appeared there because of that first tap (the next step's buttons, a new
+    row, another screen). The one exception is a control of a ``group`` whose
+    members never move and stay the same thing while the group lasts (the
+    cards of one round's grid): a quick tap on another of them is a new card,
+    not a second tap on the first. A dropped tap changes nothing, so the
+    player simply taps again.
+    """
+
+    settled_at: float = float("-inf")
+    group: str | None = None
+
+    def admits(self, group: str | None, now: float) -> bool:
+        if now - self.settled_at >= SETTLE_S:
+            return True
+        return group is not None and group == self.group
+
+    def settled(self, group: str | None, now: float) -> None:
+        self.settled_at, self.group = now, group
+
+
+def guard_of(page: ft.Page) -> TapGuard:
+    """The guard of the device this page is shown on (one per browser tab)."""
+    store = page.session.store
+    guard = store.get(GUARD_KEY)
+    if not isinstance(guard, TapGuard):
+        guard = TapGuard()
+        store.set(GUARD_KEY, guard)
+    return guard
+
+
+def guarded(
+    on_tap: Handler, group: str | None = None
+) -> Callable[[ft.ControlEvent], None]:
+    """``on_tap`` as a click handler behind the device's ``TapGuard``.
+
+    Every tappable control of every screen is built with this: the time that
+    counts is when the tap's answer has been drawn, so a slow answer never
+    shortens the half second the next tap has to wait.
+    """
+
+    def handle(event: ft.ControlEvent) -> None:
+        guard = guard_of(event.page)
+        if not guard.admits(group, time.monotonic()):
+            return
+        try:
+            on_tap()
+        finally:
+            guard.settled(group, time.monotonic())
+
+    return handle
+
+
 def open_at_top(page: ft.Page, body: ft.Control) -> None:
     """Scroll the page to its top once ``body`` is on it: a screen opens at
     its beginning, not where the screen before it was scrolled to."""
@@ -202,7 +267,7 @@ def tap(
     button = kind(
         content=label,
         icon=icon,
-        on_click=lambda _: on_tap(),
+        on_click=guarded(on_tap),
         disabled=disabled,
         style=style,
         height=TOUCH,
@@ -223,7 +288,7 @@ def icon_tap(
         ft.IconButton(
             icon=icon,
             tooltip=tooltip,
-            on_click=lambda _: on_tap(),
+            on_click=guarded(on_tap),
             width=TOUCH,
             height=TOUCH,
             disabled=disabled,
@@ -240,6 +305,7 @@ def card_button(
     spent: bool = False,
     width: float = TOUCH,
     height: float = TOUCH + 4,
+    group: str | None = None,
 ) -> ft.Control:
     """A card to tap; a spent one keeps its place, faded and inert.
 
@@ -261,6 +327,7 @@ def card_button(
         width=width,
         height=height,
         radius=8,
+        group=group,
     )
 
 
@@ -276,6 +343,7 @@ def quick_tap(
     radius: float,
     border: ft.Border | None = None,
     label: str | None = None,
+    group: str | None = None,
 ) -> ft.Control:
     """A plain tappable box that says it is a button: for the table's cards
     and seats, tapped many times a minute.
@@ -286,7 +354,7 @@ def quick_tap(
     """
     face = ft.Container(
         content,
-        on_click=None if disabled else lambda _: on_tap(),
+        on_click=None if disabled else guarded(on_tap, group),
         bgcolor=bgcolor,
         width=width,
         height=height,
@@ -438,7 +506,7 @@ def reason_line(
         padding=ft.Padding.only(left=4, right=4),
         border_radius=8,
         ink=True,
-        on_click=lambda _: on_tap(),
+        on_click=guarded(on_tap),
     )
     return tagged(identifier, row)
 

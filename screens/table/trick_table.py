@@ -19,6 +19,7 @@ from companion.games import describe
 from companion.games.base import GameSpec, Reason
 from companion.i18n import reason_text
 from companion.session import REFUSED, GameSession, Notice
+from companion.timeline import round_start
 from screens import ui
 from screens.reasons import last_reasons, rules_opener
 from screens.shell import App
@@ -393,6 +394,7 @@ class TrickTable:
             lead_suit=lead if seats and seats[0].card else None,
             on_tap=self.tap,
             cells=self.cells,
+            group=self.card_group,
         )
         if session.choice is not None:
             grid = ft.Stack(
@@ -413,6 +415,13 @@ class TrickTable:
             self.message_line(),
             grid,
         ]
+
+    @property
+    def card_group(self) -> str:
+        """The grid's tap group: the same cards while one round (or one edit)
+        lasts, new ones when it changes."""
+        events = self.session.replay.log.events
+        return f"cards-{round_start(events)}-{self.session.editing}"
 
     def choice_part(self) -> ft.Control:
         session, t = self.session, self.t
