@@ -110,6 +110,10 @@ def readable_on(colour: str | None) -> str:
 # A thumb that thinks its tap did not take taps again within about this long,
 # on the very spot where the first tap's answer may just have been drawn.
 SETTLE_S = 0.5
+# The app sees a tap when it arrives, not when the finger landed, and the
+# answer is drawn after it travels back: both trips (measured up to about
+# 0.3 s between two taps 0.35 s apart on a loaded machine) widen the window.
+TRIP_S = 0.35
 GUARD_KEY = "tap-guard"
 
 
@@ -131,7 +135,7 @@ class TapGuard:
     group: str | None = None
 
     def admits(self, group: str | None, now: float) -> bool:
-        if now - self.settled_at >= SETTLE_S:
+        if now - self.settled_at >= SETTLE_S + TRIP_S:
             return True
         return group is not None and group == self.group
 

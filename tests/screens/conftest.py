@@ -25,7 +25,7 @@ TABLET = {"width": 1024, "height": 768}
 SPENT = '[aria-disabled="true"]'
 # A tap sooner than this after the one before is dropped unless both are cards
 # of one round (screens.ui.TapGuard); the helpers below wait this long.
-SETTLE_S = 0.65
+SETTLE_S = 1.0
 # When the page last changed: a tap's answer is drawn when it arrives, and the
 # half second counts from then, however long the server took.
 WATCH_CHANGES = """

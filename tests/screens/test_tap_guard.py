@@ -3,20 +3,21 @@ second may still do."""
 
 from __future__ import annotations
 
-from screens.ui import SETTLE_S, TapGuard
+from screens.ui import SETTLE_S, TRIP_S, TapGuard
 
 
 def test_a_tap_after_the_half_second_is_taken() -> None:
     guard = TapGuard()
     assert guard.admits(None, 10.0)
     guard.settled(None, 10.0)
-    assert guard.admits(None, 10.0 + SETTLE_S)
+    assert guard.admits(None, 10.01 + SETTLE_S + TRIP_S)
 
 
 def test_a_hurried_second_tap_is_dropped() -> None:
     guard = TapGuard()
     guard.settled(None, 10.0)
     assert not guard.admits(None, 10.35)
+    assert not guard.admits(None, 10.8)
     assert not guard.admits("cards-1-None", 10.35)
 
 
