@@ -110,10 +110,15 @@ def readable_on(colour: str | None) -> str:
 # A thumb that thinks its tap did not take taps again within about this long,
 # on the very spot where the first tap's answer may just have been drawn.
 SETTLE_S = 0.5
-# The app sees a tap when it arrives, not when the finger landed, and the
-# answer is drawn after it travels back: both trips (measured up to about
-# 0.3 s between two taps 0.35 s apart on a loaded machine) widen the window.
+# The app sees a tap when it gets to handle it, not when the finger landed,
+# and the answer is drawn after it travels back: both trips (measured up to
+# about 0.3 s between two taps 0.35 s apart on a loaded machine) widen the
+# window for any tap...
 TRIP_S = 0.35
+# ...and a control drawn by the last tap's answer, the one a second tap would
+# land on by mistake, waits longer still: measured, a second tap 0.35 s after
+# the first reached the app up to 0.9 s after the first tap's answer.
+NEW_S = 1.2
 GUARD_KEY = "tap-guard"
 
 
@@ -121,26 +126,31 @@ GUARD_KEY = "tap-guard"
 class TapGuard:
     """One device's last tap, so that a hurried second tap records nothing new.
 
-    A tap is dropped when it comes less than ``SETTLE_S`` after the previous
-    tap's answer was drawn: whatever now lies under the finger may have
-    appeared there because of that first tap (the next step's buttons, a new
-    row, another screen). The one exception is a control of a ``group`` whose
-    members never move and stay the same thing while the group lasts (the
-    cards of one round's grid): a quick tap on another of them is a new card,
-    not a second tap on the first. A dropped tap changes nothing, so the
-    player simply taps again.
+    A tap is dropped when it comes less than ``SETTLE_S`` (plus ``TRIP_S``)
+    after the previous tap's answer was drawn, and less than ``NEW_S`` when
+    the control tapped was built by that answer: whatever now lies under the
+    finger may have appeared there because of the first tap (the next step's
+    buttons, a new row, another screen). The one exception is a control of a
+    ``group`` whose members never move and stay the same thing while the
+    group lasts (the cards of one round's grid) and that was already drawn: a
+    quick tap on another of them is a new card, not a second tap on the
+    first. A dropped tap changes nothing, so the player simply taps again.
     """
 
+    tapped_at: float = float("-inf")
     settled_at: float = float("-inf")
     group: str | None = None
 
-    def admits(self, group: str | None, now: float) -> bool:
-        if now - self.settled_at >= SETTLE_S + TRIP_S:
+    def admits(self, group: str | None, built_at: float, now: float) -> bool:
+        since = now - self.settled_at
+        if built_at >= self.tapped_at and since < NEW_S:
+            return False
+        if since >= SETTLE_S + TRIP_S:
             return True
         return group is not None and group == self.group
 
-    def settled(self, group: str | None, now: float) -> None:
-        self.settled_at, self.group = now, group
+    def settled(self, group: str | None, tapped_at: float, now: float) -> None:
+        self.tapped_at, self.settled_at, self.group = tapped_at, now, group
 
 
 def guard_of(page: ft.Page) -> TapGuard:
@@ -158,19 +168,22 @@ def guarded(
 ) -> Callable[[ft.ControlEvent], None]:
     """``on_tap`` as a click handler behind the device's ``TapGuard``.
 
-    Every tappable control of every screen is built with this: the time that
-    counts is when the tap's answer has been drawn, so a slow answer never
-    shortens the half second the next tap has to wait.
+    Every tappable control of every screen is built with this, and when it is
+    built is when its control was drawn (a control a screen keeps unchanged
+    keeps its handler). The time that counts is when the tap's answer has
+    been drawn, so a slow answer never shortens the wait of the next tap.
     """
+    built_at = time.monotonic()
 
     def handle(event: ft.ControlEvent) -> None:
         guard = guard_of(event.page)
-        if not guard.admits(group, time.monotonic()):
+        started = time.monotonic()
+        if not guard.admits(group, built_at, started):
             return
         try:
             on_tap()
         finally:
-            guard.settled(group, time.monotonic())
+            guard.settled(group, started, time.monotonic())
 
     return handle
 

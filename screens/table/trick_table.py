@@ -43,6 +43,11 @@ MESSAGE_HEIGHT = 48
 # A second tap on a card already taken says nothing: the first one counted.
 QUIET = frozenset({"table.already-tapped", "table.already-played"})
 BOARD = "board"
+# On a phone the scoreboard and the round's tricks open as a sheet in the
+# place of the cards, so neither needs a scroll.
+SHEET_BOARD, SHEET_TRICKS = "board", "tricks"
+# What lies above a sheet on a phone: the page's top row, the header, the strip.
+ABOVE_SHEET = 190
 
 
 class TrickTable:
@@ -61,6 +66,7 @@ class TrickTable:
             )
         self.suggested = leader
         self.piles = piles
+        self.sheet: str | None = None
         self.notice: Notice | None = None
         self.answers = RoundQuestions()
         self.pile = PileCount(size=len(self.session.players))
@@ -121,6 +127,8 @@ class TrickTable:
         self.act(self.session.redo)
 
     def edit(self, number: int) -> None:
+        # The trick is re-entered on the cards: the sheet that offered it goes.
+        self.sheet = None
         self.act(lambda: self.session.start_edit(number))
 
     def cancel_edit(self) -> None:
@@ -148,12 +156,11 @@ class TrickTable:
         self.piles = value
         self.app.render()
 
-    def show_board(self) -> None:
-        """Scroll the page down to the full board."""
-        root = self.app.page.controls[0] if self.app.page.controls else None
-        column = getattr(root, "content", None)
-        if isinstance(column, ft.Column):
-            self.app.page.run_task(column.scroll_to, scroll_key=BOARD, duration=300)
+    def toggle_sheet(self, sheet: str) -> None:
+        """Open the scoreboard or the round's tricks in the cards' place, or
+        close it when it is the one open."""
+        self.sheet = None if self.sheet == sheet else sheet
+        self.app.render()
 
     # words
 
@@ -173,6 +180,8 @@ class TrickTable:
 
     def build(self) -> ft.Control:
         entry = ft.Column(self.entry_part(), spacing=6, key="entry")
+        if self.phone_sheet is not None:
+            return entry
         board = ft.Container(
             ft.Column(self.board_part(), spacing=10), key=ft.ScrollKey(BOARD)
         )
@@ -211,6 +220,9 @@ class TrickTable:
                     lambda: strip(session.players, summary, turn, self.t),
                 )
             )
+        if self.phone_sheet is not None:
+            parts.append(self.sheet_part(self.phone_sheet))
+            return ui.keyed("entry", parts)
         over = summary["finished"] and session.editing is None
         if over:
             parts.append(game_over(summary, self.t))
@@ -262,6 +274,65 @@ class TrickTable:
     def t(self, key: str, **params: object) -> str:
         return self.app.t(key, **params)
 
+    @property
+    def phone_sheet(self) -> str | None:
+        """The sheet open in the cards' place (a phone only: a tablet shows
+        the board beside the cards and the tricks below them)."""
+        return None if self.app.wide else self.sheet
+
+    def sheet_part(self, sheet: str) -> ft.Control:
+        """The scoreboard or the round's tricks, in view under the header;
+        a long one scrolls inside the sheet, never the page."""
+        t = self.t
+        if sheet == SHEET_BOARD:
+            # Who leads, then every player's panel and the rounds, then why.
+            session = self.session
+            title = t("board.title")
+            players = full_board(
+                self.spec,
+                session.players,
+                session.summary(),
+                session.replay.state.options,
+                t=t,
+                wide=False,
+            )
+            body = [
+                *self.board_part()[1:],
+                ft.Column(players, spacing=10, key="sheet-players"),
+                ft.Column(
+                    last_reasons(self.app, session.replay), key="sheet-reasons"
+                ),
+            ]
+        else:
+            shown = self.session.base() if self.session.editing else None
+            title = t("table.this-round")
+            body = [
+                trick_list(
+                    shown or self.session.replay,
+                    lang=self.app.lang,
+                    t=t,
+                    edit=self.edit,
+                    labels=self.labels,
+                )
+            ]
+        height = max(240, (self.app.page.height or 740) - ABOVE_SHEET)
+        return ui.panel(
+            ft.Row(
+                [
+                    ft.Container(ui.heading(title, 16), expand=True),
+                    ui.icon_tap(
+                        ft.Icons.CLOSE,
+                        t("history.close"),
+                        lambda: self.toggle_sheet(sheet),
+                        "sheet-close",
+                    ),
+                ],
+            ),
+            ft.Column(body, spacing=10, scroll=ft.ScrollMode.AUTO, height=height),
+            identifier=f"sheet-{sheet}",
+            highlight=True,
+        )
+
     def header(self) -> ft.Control:
         session, t = self.session, self.t
         wide = self.app.wide
@@ -292,14 +363,20 @@ class TrickTable:
             )
         ]
         if not wide:
-            tools.append(
+            tools += [
                 ui.icon_tap(
                     ft.Icons.LEADERBOARD,
                     t("board.title"),
-                    self.show_board,
+                    lambda: self.toggle_sheet(SHEET_BOARD),
                     "board-open",
-                )
-            )
+                ),
+                ui.icon_tap(
+                    ft.Icons.FORMAT_LIST_NUMBERED,
+                    t("table.this-round"),
+                    lambda: self.toggle_sheet(SHEET_TRICKS),
+                    "tricks-open",
+                ),
+            ]
         tools.append(
             ui.undo_redo(
                 t("table.undo"),
