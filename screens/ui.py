@@ -143,7 +143,9 @@ class TapGuard:
 
     def admits(self, group: str | None, built_at: float, now: float) -> bool:
         since = now - self.settled_at
-        if built_at >= self.tapped_at and since < NEW_S:
+        # A screen may be drawn after its tap's handler returned: a control
+        # built then counts from when it was built.
+        if built_at >= self.tapped_at and now - max(self.settled_at, built_at) < NEW_S:
             return False
         if since >= SETTLE_S + TRIP_S:
             return True
