@@ -38,7 +38,7 @@ CHANGED = f"([ids, before]) => ({READ})(ids) !== before"
 SMALL_PHONE = {"width": 360, "height": 740}
 # A tap sooner than this after the last one's answer is dropped unless both
 # are cards of one round (screens.ui.TapGuard): the benchmark waits it out.
-SETTLE_S = 1.0
+SETTLE_S = 1.3
 SECOND_TAP_S = 0.35
 
 

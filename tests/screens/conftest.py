@@ -23,9 +23,9 @@ PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
 # A card already played keeps its place, disabled.
 SPENT = '[aria-disabled="true"]'
-# A tap sooner than this after the one before is dropped unless both are cards
-# of one round (screens.ui.TapGuard); the helpers below wait this long.
-SETTLE_S = 1.0
+# A tap sooner than this after the one before's answer may be dropped unless
+# both are cards of one round (screens.ui.TapGuard): the helpers wait it out.
+SETTLE_S = 1.3
 # When the page last changed: a tap's answer is drawn when it arrives, and the
 # half second counts from then, however long the server took.
 WATCH_CHANGES = """
@@ -313,7 +313,15 @@ class Table:
             self.pace()
         node.click()
         self.tapped(card=True)
-        self.wait_change(before)
+        try:
+            self.wait_change(before)
+        except AssertionError:
+            # A card drawn anew (its screen's kept cells were cleared) waits
+            # out the guard like any new control: tap it again, once.
+            self.pace()
+            node.click()
+            self.tapped(card=True)
+            self.wait_change(before)
 
     def read(self, *identifiers: str) -> str:
         """The texts of these nodes ("" for a missing one), read in one go."""
