@@ -429,6 +429,8 @@ def plan_trick(server: Server, game_id: str, first: str | None = None) -> list[s
     """
     prompt = server.store().replay(game_id).prompt()
     pool = [str(card) for card in prompt.cards]
+    if first is None and prompt.leads:
+        first = str(prompt.leads[0])  # the only lead the rules allow
     chosen: list[str] = [first] if first else []
     for _ in prompt.seats[len(chosen) :]:
         left = [code for code in pool if code not in chosen]
