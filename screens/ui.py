@@ -144,8 +144,10 @@ class TapGuard:
     def admits(self, group: str | None, built_at: float, now: float) -> bool:
         since = now - self.settled_at
         # A screen may be drawn after its tap's handler returned: a control
-        # built then counts from when it was built.
-        if built_at >= self.tapped_at and now - max(self.settled_at, built_at) < NEW_S:
+        # built then counts from when it was built. Before any tap on this
+        # device there is no second tap to fear.
+        drawn_since = built_at >= self.tapped_at > float("-inf")
+        if drawn_since and now - max(self.settled_at, built_at) < NEW_S:
             return False
         if since >= SETTLE_S + TRIP_S:
             return True

@@ -11,6 +11,8 @@ OLD = 1.0  # a control drawn before the taps below
 def test_a_tap_after_the_half_second_is_taken() -> None:
     guard = TapGuard()
     assert guard.admits(None, OLD, 10.0)
+    # The first tap on a screen just opened: no tap came before it.
+    assert guard.admits(None, 9.99, 10.0)
     guard.settled(None, 10.0, 10.0)
     assert guard.admits(None, OLD, 10.01 + SETTLE_S + TRIP_S)
 
