@@ -155,6 +155,7 @@ def app_figures(browser: Any) -> tuple[float, float, float, float]:
             page.set_viewport_size(SMALL_PHONE)
             page.locator('[flt-semantics-identifier="resume"]').click()
             page.locator('[flt-semantics-identifier="undo"]').wait_for()
+            time.sleep(SETTLE_S)  # the table just drawn takes taps from now
             watch = ["trick-so-far", "next-player", "reasons", "choice-question"]
             taps: list[float] = []
             per_trick: list[int] = []

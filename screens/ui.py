@@ -132,9 +132,9 @@ class TapGuard:
     finger may have appeared there because of the first tap (the next step's
     buttons, a new row, another screen). The one exception is a control of a
     ``group`` whose members never move and stay the same thing while the
-    group lasts (the cards of one round's grid) and that was already drawn: a
-    quick tap on another of them is a new card, not a second tap on the
-    first. A dropped tap changes nothing, so the player simply taps again.
+    group lasts (the cards of one round's grid): a quick tap on another of
+    them is a new card, not a second tap on the first. A dropped tap changes
+    nothing, so the player simply taps again.
     """
 
     tapped_at: float = float("-inf")
@@ -142,16 +142,17 @@ class TapGuard:
     group: str | None = None
 
     def admits(self, group: str | None, built_at: float, now: float) -> bool:
-        since = now - self.settled_at
+        if group is not None and group == self.group:
+            # Drawn anew or not, a member of the group is where it was and
+            # means what it meant.
+            return True
         # A screen may be drawn after its tap's handler returned: a control
         # built then counts from when it was built. Before any tap on this
         # device there is no second tap to fear.
         drawn_since = built_at >= self.tapped_at > float("-inf")
         if drawn_since and now - max(self.settled_at, built_at) < NEW_S:
             return False
-        if since >= SETTLE_S + TRIP_S:
-            return True
-        return group is not None and group == self.group
+        return now - self.settled_at >= SETTLE_S + TRIP_S
 
     def settled(self, group: str | None, tapped_at: float, now: float) -> None:
         self.tapped_at, self.settled_at, self.group = tapped_at, now, group

@@ -41,7 +41,9 @@ def test_cards_of_one_round_follow_each_other_quickly() -> None:
     guard = TapGuard()
     guard.settled("cards-1-None", 9.9, 10.0)
     assert guard.admits("cards-1-None", OLD, 10.1)
-    # A new round's cards, a card drawn anew, or any other control wait.
+    # A card of the round drawn anew is still that card in that cell.
+    assert guard.admits("cards-1-None", 9.95, 10.1)
+    # A new round's cards, or any other control, wait.
     assert not guard.admits("cards-9-None", OLD, 10.1)
-    assert not guard.admits("cards-1-None", 9.95, 10.1)
+    assert not guard.admits("cards-9-None", 9.95, 10.1)
     assert not guard.admits(None, OLD, 10.1)
