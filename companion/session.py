@@ -91,6 +91,7 @@ NOTICE_TEXTS: dict[str, str] = {
     "table.already-played": "{card} was already played this round.",
     "table.not-offered": "{card} cannot be played in this trick.",
     "table.not-a-card": "{card} is not a card of this game.",
+    "table.must-lead": "{player} must lead {lead} in this trick, not {card}.",
     "table.no-trick": "No trick is being entered now.",
     "table.choose-first": "Choose first: {question}",
     "table.nothing-to-choose": "There is nothing to choose now.",
@@ -475,6 +476,14 @@ class GameSession:
         taps = list(entry.active or (None,) * len(prompt.seats))
         if seat is None:
             seat = taps.index(None)
+        if seat == 0 and prompt.leads and Card.parse(card) not in prompt.leads:
+            # Refused at this tap, not when the whole trick is in.
+            return _refused(
+                "table.must-lead",
+                player=prompt.seats[0],
+                lead=" / ".join(str(lead) for lead in prompt.leads),
+                card=card,
+            )
         taps[seat] = found
         after = entry.with_active(tuple(taps), seat)
         if None in taps:

@@ -439,7 +439,7 @@ class GameDetail:
                 padding=ft.Padding.symmetric(horizontal=4, vertical=6),
                 border_radius=8,
                 ink=True,
-                on_click=lambda _, number=number: self.toggle_line(number),
+                on_click=ui.guarded(lambda number=number: self.toggle_line(number)),
             )
             rows.append(ui.tagged(f"event-{number}", head))
             if opened:

@@ -227,7 +227,7 @@ class History:
             border_radius=12,
             border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
             ink=True,
-            on_click=lambda _: self.open(info.id),
+            on_click=ui.guarded(lambda: self.open(info.id)),
         )
         return ui.tagged(f"game-{info.id}", box)
 

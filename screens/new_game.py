@@ -35,6 +35,9 @@ RANDOM = "\x00random"  # never a valid name, so it cannot clash with a player
 TYPED = (NUMBER, NUMBERS)  # options typed into fields that share one row
 # Longer names would not fit a player's column at the table.
 NAME_MOST = 20
+# What lies around the form's own scrolling box on a phone: the page's top
+# row and padding above it, Start and the gaps below it.
+ABOVE_FORM = 140
 
 
 def numbers(value: str) -> list[int]:
@@ -337,10 +340,21 @@ class NewGame:
         parts += self.options_part()
         if self.app.message:
             parts.append(ui.note(self.app.message, "error", error=True))
-        parts.append(
-            ui.tap(t("new.start"), self.begin, "start-game", primary=True, width=240)
+        start = ui.tap(
+            t("new.start"), self.begin, "start-game", primary=True, width=240
         )
-        return ft.Column(parts, spacing=10)
+        if self.app.wide:
+            return ft.Column([*parts, start], spacing=10)
+        # On a phone the form scrolls inside its own box and Start stays in
+        # view under it, however many players and options there are.
+        height = max(200, (self.app.page.height or 740) - ABOVE_FORM)
+        return ft.Column(
+            [
+                ft.Column(parts, spacing=10, scroll=ft.ScrollMode.AUTO, height=height),
+                start,
+            ],
+            spacing=8,
+        )
 
     def players_part(self) -> list[ft.Control]:
         t = self.app.t

@@ -199,7 +199,7 @@ class Rules:
             border_radius=10,
             border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
             ink=True,
-            on_click=lambda _: self.open(entry),
+            on_click=ui.guarded(lambda: self.open(entry)),
         )
         return ui.tagged(f"rule-{entry.game}-{entry.id}", box)
 

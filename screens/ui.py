@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -106,6 +107,92 @@ def readable_on(colour: str | None) -> str:
     return max((WHITE, NEAR_BLACK), key=lambda text: contrast(text, colour))
 
 
+# A thumb that thinks its tap did not take taps again within about this long,
+# on the very spot where the first tap's answer may just have been drawn.
+SETTLE_S = 0.5
+# The app sees a tap when it gets to handle it, not when the finger landed,
+# and the answer is drawn after it travels back: both trips (measured up to
+# about 0.3 s between two taps 0.35 s apart on a loaded machine) widen the
+# window for any tap...
+TRIP_S = 0.35
+# ...and a control drawn by the last tap's answer, the one a second tap would
+# land on by mistake, waits longer still: measured, a second tap 0.35 s after
+# the first reached the app up to 0.9 s after the first tap's answer.
+NEW_S = 1.2
+GUARD_KEY = "tap-guard"
+
+
+@dataclass
+class TapGuard:
+    """One device's last tap, so that a hurried second tap records nothing new.
+
+    A tap is dropped when it comes less than ``SETTLE_S`` (plus ``TRIP_S``)
+    after the previous tap's answer was drawn, and less than ``NEW_S`` when
+    the control tapped was built by that answer: whatever now lies under the
+    finger may have appeared there because of the first tap (the next step's
+    buttons, a new row, another screen). The one exception is a control of a
+    ``group`` whose members never move and stay the same thing while the
+    group lasts (the cards of one round's grid): a quick tap on another of
+    them is a new card, not a second tap on the first. A dropped tap changes
+    nothing, so the player simply taps again.
+    """
+
+    tapped_at: float = float("-inf")
+    settled_at: float = float("-inf")
+    group: str | None = None
+
+    def admits(self, group: str | None, built_at: float, now: float) -> bool:
+        if group is not None and group == self.group:
+            # Drawn anew or not, a member of the group is where it was and
+            # means what it meant.
+            return True
+        # A screen may be drawn after its tap's handler returned: a control
+        # built then counts from when it was built. Before any tap on this
+        # device there is no second tap to fear.
+        drawn_since = built_at >= self.tapped_at > float("-inf")
+        if drawn_since and now - max(self.settled_at, built_at) < NEW_S:
+            return False
+        return now - self.settled_at >= SETTLE_S + TRIP_S
+
+    def settled(self, group: str | None, tapped_at: float, now: float) -> None:
+        self.tapped_at, self.settled_at, self.group = tapped_at, now, group
+
+
+def guard_of(page: ft.Page) -> TapGuard:
+    """The guard of the device this page is shown on (one per browser tab)."""
+    store = page.session.store
+    guard = store.get(GUARD_KEY)
+    if not isinstance(guard, TapGuard):
+        guard = TapGuard()
+        store.set(GUARD_KEY, guard)
+    return guard
+
+
+def guarded(
+    on_tap: Handler, group: str | None = None
+) -> Callable[[ft.ControlEvent], None]:
+    """``on_tap`` as a click handler behind the device's ``TapGuard``.
+
+    Every tappable control of every screen is built with this, and when it is
+    built is when its control was drawn (a control a screen keeps unchanged
+    keeps its handler). The time that counts is when the tap's answer has
+    been drawn, so a slow answer never shortens the wait of the next tap.
+    """
+    built_at = time.monotonic()
+
+    def handle(event: ft.ControlEvent) -> None:
+        guard = guard_of(event.page)
+        started = time.monotonic()
+        if not guard.admits(group, built_at, started):
+            return
+        try:
+            on_tap()
+        finally:
+            guard.settled(group, started, time.monotonic())
+
+    return handle
+
+
 def open_at_top(page: ft.Page, body: ft.Control) -> None:
     """Scroll the page to its top once ``body`` is on it: a screen opens at
     its beginning, not where the screen before it was scrolled to."""
@@ -202,7 +289,7 @@ def tap(
     button = kind(
         content=label,
         icon=icon,
-        on_click=lambda _: on_tap(),
+        on_click=guarded(on_tap),
         disabled=disabled,
         style=style,
         height=TOUCH,
@@ -223,7 +310,7 @@ def icon_tap(
         ft.IconButton(
             icon=icon,
             tooltip=tooltip,
-            on_click=lambda _: on_tap(),
+            on_click=guarded(on_tap),
             width=TOUCH,
             height=TOUCH,
             disabled=disabled,
@@ -240,6 +327,7 @@ def card_button(
     spent: bool = False,
     width: float = TOUCH,
     height: float = TOUCH + 4,
+    group: str | None = None,
 ) -> ft.Control:
     """A card to tap; a spent one keeps its place, faded and inert.
 
@@ -261,6 +349,7 @@ def card_button(
         width=width,
         height=height,
         radius=8,
+        group=group,
     )
 
 
@@ -276,6 +365,7 @@ def quick_tap(
     radius: float,
     border: ft.Border | None = None,
     label: str | None = None,
+    group: str | None = None,
 ) -> ft.Control:
     """A plain tappable box that says it is a button: for the table's cards
     and seats, tapped many times a minute.
@@ -286,7 +376,7 @@ def quick_tap(
     """
     face = ft.Container(
         content,
-        on_click=None if disabled else lambda _: on_tap(),
+        on_click=None if disabled else guarded(on_tap, group),
         bgcolor=bgcolor,
         width=width,
         height=height,
@@ -438,7 +528,7 @@ def reason_line(
         padding=ft.Padding.only(left=4, right=4),
         border_radius=8,
         ink=True,
-        on_click=lambda _: on_tap(),
+        on_click=guarded(on_tap),
     )
     return tagged(identifier, row)
 

@@ -447,12 +447,14 @@ class Prompt:
     ``expects`` are the event types allowed now (empty once the game is over);
     ``seats`` who plays the next trick, leader first; ``cards`` the cards that
     may still turn up this round, in suit and number order, a card held in
-    several copies once per copy still unplayed.
+    several copies once per copy still unplayed; ``leads`` the only cards the
+    leader may lead, when the rules name them (empty: any card).
     """
 
     expects: tuple[str, ...]
     seats: tuple[str, ...] = ()
     cards: tuple[Card, ...] = ()
+    leads: tuple[Card, ...] = ()
 
 
 # A game's CSV, as a player would write it on paper: each game names its

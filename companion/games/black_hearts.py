@@ -506,10 +506,13 @@ class BlackHeartsEngine(Engine[BlackHeartsState]):
         )
         if random_left <= 0:
             cards = tuple(card for card in cards if card.suit != RANDOM)
+        # The round's first trick is led with Two o'clock, by its holder.
+        two_oclock = Card.parse(state.options["two_oclock"])
         return Prompt(
             expects=("trick",),
             seats=tuple(clockwise(state.players, state.leader)),
             cards=cards,
+            leads=(two_oclock,) if state.tricks == 0 else (),
         )
 
     def where_cards_are(self, state: BlackHeartsState) -> dict[str, Counter[Card]]:

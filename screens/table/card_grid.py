@@ -56,6 +56,7 @@ def card_cell(
     width: int,
     height: int,
     on_tap: Callable[[str, int], None],
+    group: str,
 ) -> ft.Control:
     """The card's button, inside the room its cell leaves for the lead mark."""
     code, copy_number = slot
@@ -68,6 +69,7 @@ def card_cell(
         spent=spent,
         width=width - 2 * LEAD_MARK,
         height=height - 2 * LEAD_MARK,
+        group=group,
     )
 
 
@@ -102,8 +104,14 @@ def card_grid(
     lead_suit: str | None,
     on_tap: Callable[[str, int], None],
     cells: ui.Memo,
+    group: str,
 ) -> ft.Control:
-    """Every card copy of the round in a cell that never moves."""
+    """Every card copy of the round in a cell that never moves.
+
+    The cards are one tap group (see ``ui.TapGuard``) while ``group`` stays
+    the same: quick taps on cards of one round are each a card, while a card
+    just freed by a new round, an edit or an undo waits its half second.
+    """
     columns, cell = columns_for(width)
     height = PHONE_CELL_HEIGHT if phone else WIDE_CELL_HEIGHT
     rows: list[ft.Control] = []
@@ -112,7 +120,7 @@ def card_grid(
         for slot in row:
             is_spent = slot in spent
             button = cells.get(
-                (spec.slug, slot, is_spent, cell, height),
+                (spec.slug, slot, is_spent, cell, height, group),
                 lambda slot=slot, is_spent=is_spent: card_cell(
                     spec,
                     slot,
@@ -120,6 +128,7 @@ def card_grid(
                     width=cell,
                     height=height,
                     on_tap=on_tap,
+                    group=group,
                 ),
             )
             led = slot[0][0] == lead_suit

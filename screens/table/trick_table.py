@@ -25,6 +25,7 @@ from companion.session import (
     Notice,
     shared_session,
 )
+from companion.timeline import round_start
 from screens import ui
 from screens.game_over import game_over
 from screens.reasons import last_reasons, moment, rules_opener
@@ -48,6 +49,11 @@ MESSAGE_HEIGHT = 48
 # A second tap on a card already taken says nothing: the first one counted.
 QUIET = frozenset({"table.already-tapped", "table.already-played"})
 BOARD = "board"
+# On a phone the scoreboard and the round's tricks open as a sheet in the
+# place of the cards, so neither needs a scroll.
+SHEET_BOARD, SHEET_TRICKS = "board", "tricks"
+# What lies above a sheet on a phone: the page's top row, the header, the strip.
+ABOVE_SHEET = 190
 
 
 class TrickTable:
@@ -70,6 +76,7 @@ class TrickTable:
             self.seen = self.drawn = self.session.revision
         self.suggested = leader
         self.piles = piles
+        self.sheet: str | None = None
         self.notice: Notice | None = None
         self.notice_at = self.seen  # the revision the notice answered
         self.answers = RoundQuestions()
@@ -162,6 +169,8 @@ class TrickTable:
         self.act(lambda: self.session.redo(seen=self.seen))
 
     def edit(self, number: int) -> None:
+        # The trick is re-entered on the cards: the sheet that offered it goes.
+        self.sheet = None
         self.act(lambda: self.session.start_edit(number, seen=self.seen))
 
     def cancel_edit(self) -> None:
@@ -202,6 +211,12 @@ class TrickTable:
     def show_rounds(self) -> None:
         self.show_board(ROUNDS)
 
+    def toggle_sheet(self, sheet: str) -> None:
+        """Open the scoreboard or the round's tricks in the cards' place, or
+        close it when it is the one open."""
+        self.sheet = None if self.sheet == sheet else sheet
+        self.app.render()
+
     # words
 
     def say(self, notice: Notice) -> str:
@@ -230,6 +245,8 @@ class TrickTable:
     def build(self) -> ft.Control:
         self.drawn = self.session.revision
         entry = ft.Column(self.entry_part(), spacing=6, key="entry")
+        if self.phone_sheet is not None:
+            return entry
         board = ft.Container(
             ft.Column(self.board_part(), spacing=10), key=ft.ScrollKey(BOARD)
         )
@@ -268,6 +285,9 @@ class TrickTable:
                     lambda: strip(self.spec, session.players, summary, turn, self.t),
                 )
             )
+        if self.phone_sheet is not None:
+            parts.append(self.sheet_part(self.phone_sheet))
+            return ui.keyed("entry", parts)
         over = summary["finished"] and session.editing is None
         if over:
             round_table = self.show_rounds if summary["rounds"] else None
@@ -322,6 +342,65 @@ class TrickTable:
     def t(self, key: str, **params: object) -> str:
         return self.app.t(key, **params)
 
+    @property
+    def phone_sheet(self) -> str | None:
+        """The sheet open in the cards' place (a phone only: a tablet shows
+        the board beside the cards and the tricks below them)."""
+        return None if self.app.wide else self.sheet
+
+    def sheet_part(self, sheet: str) -> ft.Control:
+        """The scoreboard or the round's tricks, in view under the header;
+        a long one scrolls inside the sheet, never the page."""
+        t = self.t
+        if sheet == SHEET_BOARD:
+            # Who leads, then every player's panel and the rounds, then why.
+            session = self.session
+            title = t("board.title")
+            players = full_board(
+                self.spec,
+                session.players,
+                session.summary(),
+                session.replay.state.options,
+                t=t,
+                wide=False,
+            )
+            body = [
+                *self.board_part()[1:],
+                ft.Column(players, spacing=10, key="sheet-players"),
+                ft.Column(
+                    last_reasons(self.app, session.replay), key="sheet-reasons"
+                ),
+            ]
+        else:
+            shown = self.session.base() if self.session.editing else None
+            title = t("table.this-round")
+            body = [
+                trick_list(
+                    shown or self.session.replay,
+                    lang=self.app.lang,
+                    t=t,
+                    edit=self.edit,
+                    labels=self.labels,
+                )
+            ]
+        height = max(240, (self.app.page.height or 740) - ABOVE_SHEET)
+        return ui.panel(
+            ft.Row(
+                [
+                    ft.Container(ui.heading(title, 16), expand=True),
+                    ui.icon_tap(
+                        ft.Icons.CLOSE,
+                        t("history.close"),
+                        lambda: self.toggle_sheet(sheet),
+                        "sheet-close",
+                    ),
+                ],
+            ),
+            ft.Column(body, spacing=10, scroll=ft.ScrollMode.AUTO, height=height),
+            identifier=f"sheet-{sheet}",
+            highlight=True,
+        )
+
     def header(self) -> ft.Control:
         session, t = self.session, self.t
         wide = self.app.wide
@@ -352,14 +431,20 @@ class TrickTable:
             )
         ]
         if not wide:
-            tools.append(
+            tools += [
                 ui.icon_tap(
                     ft.Icons.LEADERBOARD,
                     t("board.title"),
-                    self.show_board,
+                    lambda: self.toggle_sheet(SHEET_BOARD),
                     "board-open",
-                )
-            )
+                ),
+                ui.icon_tap(
+                    ft.Icons.FORMAT_LIST_NUMBERED,
+                    t("table.this-round"),
+                    lambda: self.toggle_sheet(SHEET_TRICKS),
+                    "tricks-open",
+                ),
+            ]
         tools.append(
             ui.undo_redo(
                 t("table.undo"),
@@ -455,6 +540,7 @@ class TrickTable:
             lead_suit=lead if seats and seats[0].card else None,
             on_tap=self.tap,
             cells=self.cells,
+            group=self.card_group,
         )
         if session.choice is not None:
             grid = ft.Stack(
@@ -475,6 +561,13 @@ class TrickTable:
             self.message_line(),
             grid,
         ]
+
+    @property
+    def card_group(self) -> str:
+        """The grid's tap group: the same cards while one round (or one edit)
+        lasts, new ones when it changes."""
+        events = self.session.replay.log.events
+        return f"cards-{round_start(events)}-{self.session.editing}"
 
     def choice_part(self) -> ft.Control:
         session, t = self.session, self.t

@@ -501,3 +501,22 @@ def test_a_restart_asks_again_for_the_card_that_needed_a_choice(
     assert [seat.card for seat in again.seats()] == [*trick["cards"][:-1], None]
     play(again, {**trick, "cards": trick["cards"][-1:]})
     assert store.load(game_id).log.events[-1] == trick
+
+
+def test_a_wrong_lead_is_refused_at_its_tap(tmp_path: Path) -> None:
+    """Black Hearts: a round's first trick is led with Two o'clock; any other
+    lead is refused at the first tap, not once the whole trick is in."""
+    store, game_id = open_game(tmp_path, "black-hearts", events=1)
+    session = GameSession(store, game_id)
+    lead = EXAMPLES["black-hearts"].events[1]["cards"][0]
+    assert [str(card) for card in session.prompt().leads] == [lead]
+    other = next(str(c) for c in session.prompt().cards if str(c) != lead)
+    before = state(session)
+    notice = session.tap(other)
+    assert notice is not None
+    assert (notice.kind, notice.key) == (REFUSED, "table.must-lead")
+    assert lead in notice.text and other in notice.text
+    assert state(session) == before
+    assert session.tap(lead) is None
+    # The second seat follows as it likes; only the lead is named.
+    assert session.tap(other) is None

@@ -24,6 +24,17 @@ PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
 # A card already played keeps its place, disabled.
 SPENT = '[aria-disabled="true"]'
+# A tap sooner than this after the one before's answer may be dropped unless
+# both are cards of one round (screens.ui.TapGuard): the helpers wait it out.
+SETTLE_S = 1.3
+# When the page last changed: a tap's answer is drawn when it arrives, and the
+# half second counts from then, however long the server took.
+WATCH_CHANGES = """
+window.__changedAt = 0;
+new MutationObserver(() => { window.__changedAt = performance.now(); })
+    .observe(document, {subtree: true, childList: true, attributes: true,
+                        characterData: true});
+"""
 
 pytestmark = pytest.mark.browser
 
@@ -134,6 +145,9 @@ class Table:
     def __init__(self, page: Any, server: Server) -> None:
         self.page = page
         self.server = server
+        self.tapped_at = float("-inf")
+        self.last_was_card = False
+        page.add_init_script(WATCH_CHANGES)
 
     first_screen = "home"  # the identifier that shows the app is up
 
@@ -168,7 +182,40 @@ class Table:
             # Flutter scrolls its canvas after the DOM scrolls: wait till it settles.
             node.scroll_into_view_if_needed()
             self.settle(node)
+        self.click(node)
+
+    def click(self, node: Any) -> None:
+        """Click as a player who waits for the screen's answer before tapping on."""
+        self.pace()
         node.click()
+        self.tapped(card=False)
+
+    def pace(self) -> None:
+        """Wait until the last tap and the last change on screen are both
+        ``SETTLE_S`` old."""
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            quiet = self.page.evaluate(
+                "() => (performance.now() - (window.__changedAt || 0)) / 1000"
+            )
+            wait = SETTLE_S - min(float(quiet), time.monotonic() - self.tapped_at)
+            if wait <= 0:
+                return
+            time.sleep(wait)
+
+    def tapped(self, *, card: bool) -> None:
+        self.tapped_at, self.last_was_card = time.monotonic(), card
+
+    def mid_trick(self) -> bool:
+        """Whether a card of the trick being entered is already in its seat."""
+        return bool(
+            self.page.evaluate(
+                """() => [...document.querySelectorAll(
+                    '[flt-semantics-identifier^="seat-"]')].some(seat =>
+                    seat.getAttribute("aria-disabled") !== "true" &&
+                    !seat.querySelector('[aria-disabled="true"]'))"""
+            )
+        )
 
     def settle(self, node: Any, timeout: float = 3) -> None:
         deadline = time.monotonic() + timeout
@@ -201,17 +248,30 @@ class Table:
             time.sleep(0.03)
 
     def type_into(self, identifier: str, value: str) -> None:
-        self.tap(identifier)
         field = self.page.locator("input:focus, textarea:focus")
-        field.wait_for(state="attached", timeout=5_000)
-        # Another field may still hold the focus (the name field keeps it
-        # after each name): wait for the one tapped.
-        self.wait_until(lambda: self.inside(field, identifier))
-        field.fill(value)
+        for attempt in range(4):
+            self.tap(identifier)
+            try:
+                field.wait_for(state="attached", timeout=3_000)
+                # Another field may still hold the focus (the name field keeps
+                # it after each name): wait for the one tapped.
+                self.wait_until(lambda: self.inside(field, identifier), timeout=3)
+                field.fill(value, timeout=3_000)
+                return
+            except Exception:
+                if attempt == 3:
+                    raise
+                # A field that lost its focus to a redraw takes a tap again
+                # only after a tap outside it (the page's left margin).
+                self.page.mouse.click(2, 120)
 
     def inside(self, field: Any, identifier: str) -> bool:
         """Whether the focused input lies within the node ``identifier``."""
-        box, node = field.bounding_box(), self.node(identifier).bounding_box()
+        try:
+            box = field.bounding_box(timeout=1_000)
+        except Exception:
+            return False
+        node = self.node(identifier).bounding_box()
         if box is None or node is None:
             return False
         middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -246,8 +306,19 @@ class Table:
         before = self.events_marker()
         node = self.card(code)
         node.wait_for(state="attached", timeout=15_000)
+        if not (self.last_was_card and self.mid_trick()):
+            self.pace()
         node.click()
-        self.wait_change(before)
+        self.tapped(card=True)
+        try:
+            self.wait_change(before)
+        except AssertionError:
+            # A card drawn anew (its screen's kept cells were cleared) waits
+            # out the guard like any new control: tap it again, once.
+            self.pace()
+            node.click()
+            self.tapped(card=True)
+            self.wait_change(before)
 
     def read(self, *identifiers: str) -> str:
         """The texts of these nodes ("" for a missing one), read in one go."""
@@ -355,6 +426,8 @@ def plan_trick(server: Server, game_id: str, first: str | None = None) -> list[s
     """
     prompt = server.store().replay(game_id).prompt()
     pool = [str(card) for card in prompt.cards]
+    if first is None and prompt.leads:
+        first = str(prompt.leads[0])  # the only lead the rules allow
     chosen: list[str] = [first] if first else []
     for _ in prompt.seats[len(chosen) :]:
         left = [code for code in pool if code not in chosen]
@@ -369,10 +442,12 @@ def play_trick(table: Table, cards: list[str]) -> None:
     for code in cards:
         table.tap_card(code)
     while question := table.read("choice-question"):
-        table.page.locator(
-            '[flt-semantics-identifier^="choice-"]'
-            ':not([flt-semantics-identifier="choice-question"])'
-        ).first.click()
+        table.click(
+            table.page.locator(
+                '[flt-semantics-identifier^="choice-"]'
+                ':not([flt-semantics-identifier="choice-question"])'
+            ).first
+        )
         deadline = time.monotonic() + 10
         while table.read("choice-question") == question:
             if time.monotonic() > deadline:

@@ -86,7 +86,7 @@ def all_in_view(table: Table, identifiers: list[str]) -> None:
 
 def tap_in_view(table: Table, identifier: str) -> None:
     all_in_view(table, [identifier])
-    table.node(identifier).click()
+    table.click(table.node(identifier))
 
 
 @pytest.fixture()
