@@ -225,8 +225,9 @@ class TrickTable:
         # message: the table reads the card's label and its own question
         if "card" in params:
             params["card"] = self.spec.code_label(params["card"])
-        if "reason" in params:
-            params["reason"] = self.spec.labelled(params["reason"])
+        for coded in ("reason", "lead"):
+            if coded in params:
+                params[coded] = self.spec.labelled(str(params[coded]))
         if "question" in params and self.session.choice is not None:
             params["question"] = self.choice_question()
         found = self.app.t(notice.key, **params)

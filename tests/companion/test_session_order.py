@@ -103,11 +103,12 @@ def test_a_card_for_a_seat_still_empty_stands(tmp_path: Path) -> None:
 def test_taking_back_a_card_another_device_changed_is_refused(tmp_path: Path) -> None:
     _, session = table(tmp_path)
     assert session.tap(FIRST[0], seen=session.revision) is None
-    seen = session.revision
-    assert session.take_back("Ann", seen=seen) is None
     assert session.tap(FIRST[1], seen=session.revision) is None
-    refused(session.take_back("Ann", seen=seen), "table.seat-changed-elsewhere")
-    assert cards(session) == [FIRST[1], None, None, None]
+    seen = session.revision
+    assert session.take_back("Ben", seen=seen) is None
+    assert session.tap(FIRST[2], seen=session.revision) is None
+    refused(session.take_back("Ben", seen=seen), "table.seat-changed-elsewhere")
+    assert cards(session) == [FIRST[0], FIRST[2], None, None]
 
 
 def test_undo_on_one_device_while_the_other_taps(tmp_path: Path) -> None:
