@@ -29,7 +29,7 @@ from screens import ui
 from screens.fortunes import fortunes_grid
 from screens.game_over import game_over
 from screens.reasons import last_reasons, rules_opener
-from screens.shell import App, when_shown
+from screens.shell import App, SharedTable
 
 # A spell is built in this order, one tap each.
 SPELL_STEPS = ("caster", "target", "fortune")
@@ -39,7 +39,7 @@ SPELL, ALTAR = "spell", "altar"
 DOUBLE_CURSE = "#C62828"
 
 
-class CursedTable:
+class CursedTable(SharedTable):
     def __init__(self, app: App, game_id: str) -> None:
         self.app = app
         with app.lock:
@@ -79,19 +79,6 @@ class CursedTable:
                 self.forget_gone()
                 if self.seen < self.session.undone_at:
                     self.notice = self.app.t("table.undone-elsewhere")
-
-    def sent_to_device(self) -> None:
-        """The table was sent to the device: once it is there, taps rest on it."""
-        drawn = self.drawn
-        when_shown(self.app.page, lambda: self.saw(drawn))
-
-    def saw(self, revision: int) -> None:
-        self.seen = max(self.seen, revision)
-
-    def outdated(self) -> bool:
-        """Whether the table changed since it was last drawn here."""
-        self.session.refresh()
-        return self.session.revision != self.drawn
 
     def forget_gone(self) -> None:
         """Drop entry steps that name a player who is out since."""

@@ -19,6 +19,7 @@ import flet as ft
 
 from companion.errors import CompanionError, LogError
 from companion.i18n import LANGUAGES, text
+from companion.session import GameSession
 from companion.storage import Repair
 from companion.store import Store
 from screens import ui
@@ -360,6 +361,32 @@ def when_shown(page: ft.Page, then: Callable[[], None]) -> None:
         then()
 
     page.run_task(arrived)
+
+
+class SharedTable:
+    """What a screen over a game's shared session knows of its own device.
+
+    ``seen`` is the table's revision this device surely shows (its actions
+    carry it) and ``drawn`` the one last sent to it.
+    """
+
+    app: App
+    session: GameSession
+    seen: int
+    drawn: int
+
+    def sent_to_device(self) -> None:
+        """The table was sent to the device: once it is there, taps rest on it."""
+        drawn = self.drawn
+        when_shown(self.app.page, lambda: self.saw(drawn))
+
+    def saw(self, revision: int) -> None:
+        self.seen = max(self.seen, revision)
+
+    def outdated(self) -> bool:
+        """Whether the table changed since it was last drawn here."""
+        self.session.refresh()
+        return self.session.revision != self.drawn
 
 
 def reload_if_it_can(screen: Screen) -> None:

@@ -29,7 +29,7 @@ from companion.timeline import round_start
 from screens import ui
 from screens.game_over import game_over
 from screens.reasons import last_reasons, moment, rules_opener
-from screens.shell import App, when_shown
+from screens.shell import App, SharedTable
 from screens.table.board import ROUNDS, full_board, round_scores, strip
 from screens.table.card_grid import card_grid, trick_seats
 from screens.table.piles import PileCount, pile_entry
@@ -56,7 +56,7 @@ SHEET_BOARD, SHEET_TRICKS = "board", "tricks"
 ABOVE_SHEET = 190
 
 
-class TrickTable:
+class TrickTable(SharedTable):
     def __init__(
         self,
         app: App,
@@ -110,19 +110,6 @@ class TrickTable:
         if self.seen < undone:
             self.notice = Notice(CHANGED_FIRST, "table.undone-elsewhere")
         self.notice_at = revision
-
-    def sent_to_device(self) -> None:
-        """The table was sent to the device: once it is there, its taps rest on it."""
-        drawn = self.drawn
-        when_shown(self.app.page, lambda: self.saw(drawn))
-
-    def saw(self, revision: int) -> None:
-        self.seen = max(self.seen, revision)
-
-    def outdated(self) -> bool:
-        """Whether the table changed since it was last drawn here."""
-        self.session.refresh()
-        return self.session.revision != self.drawn
 
     def act(
         self, action: Callable[[], Notice | None], *, quiet: frozenset[str] = QUIET
