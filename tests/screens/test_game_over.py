@@ -118,7 +118,7 @@ def test_the_end_says_who_won_and_why_in_view(phone: Table, example: str) -> Non
     assert program_talk(before + accessible_text(phone)) == []
     if finished.summary()["rounds"] and phone.has("over-round-table"):
         # one tap brings the round table into view
-        phone.node("over-round-table").click()
+        phone.click(phone.node("over-round-table"))
         first = f"round-1-{whole.players[0]}"
         phone.wait_until(lambda: in_view(phone, first), timeout=20)
 
