@@ -560,6 +560,17 @@ def test_every_game_has_names_with_its_title_first(lang: str) -> None:
         ("トリラン ダメージ", "trick-runaway"),
         ("ウルフ 満月", "wolf-x-trick"),
         ("black harts 13 points", "black-hearts"),
+        # A game described when its name is forgotten.
+        ("werewolf moon card game which colours", "wolf-x-trick"),
+        ("full moon trick game how many rounds", "wolf-x-trick"),
+        ("the fortunes game how do i win", "cursed"),
+        ("the two-suit game damage", "trick-runaway"),
+        ("running away game who leads", "trick-runaway"),
+        ("heart game 13 points", "black-hearts"),
+        ("満月のゲーム 同点", "wolf-x-trick"),
+        ("運勢のゲーム 勝ち", "cursed"),
+        ("逃げるゲーム ダメージ", "trick-runaway"),
+        ("ハートのゲーム 13点", "black-hearts"),
     ],
 )
 def test_a_game_named_in_the_question_is_read_and_cut_out(
