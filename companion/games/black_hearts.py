@@ -79,6 +79,16 @@ SPEC = GameSpec(
         "ブラックハート",
         "ブラック・ハーツ",
         "ブラハ",
+        # What players call it when the name escapes them.
+        "heart game",
+        "hearts game",
+        "hearts card game",
+        "heart card game",
+        "two oclock game",
+        "two o'clock game",
+        "ハートのゲーム",
+        "ハーツ",
+        "ハートゲーム",
     ),
     player_counts=range(3, 7),
     suits=(

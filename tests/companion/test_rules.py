@@ -90,7 +90,7 @@ ENGLISH = [
     ),
     ("who leads after damage", "trick-runaway", {"next-leader"}),
     ("my cubes are level which track drops", "trick-runaway", {"q-cubes-level"}),
-    ("flip life card black side", "trick-runaway", {"round-end"}),
+    ("flip life card black side", "trick-runaway", {"round-end", "out-of-round"}),
     ("discards count", "trick-runaway", {"counting-cards"}),
     ("neutralize spell", "cursed", {"spells"}),
     ("ruined fortune can't move", "cursed", {"ruined"}),
@@ -512,6 +512,45 @@ def test_player_text_leaves_the_app_to_its_own_line(lang: str) -> None:
 def test_the_questions_players_ask_have_entries(game: str, topic: str) -> None:
     for lang in rules.LANGUAGES:
         assert rules.entry(game, topic, lang).answer
+
+
+# The one line carries the fact players ask of it, in both languages.
+LINE_FACTS = [
+    ("cursed-tricks", "setup", "Any player starts", "好きな人が親"),
+    ("cursed-tricks", "curse-breaking", "any colour", "色は問わない"),
+    ("cursed-tricks", "q-one-and-fourteen", "only if there is none", "あれば取らない"),
+    ("trick-runaway", "damage", "four players start at -2", "4人は最初-2"),
+    ("trick-runaway", "q-one-out-hands-empty", "no one was out", "脱落0人でも同じ"),
+    ("trick-runaway", "out-of-round", "completely out", "完全脱落"),
+    ("cursed", "double-curse", "Plain: blessed to neutral", "ふつうは祝福→中立"),
+    ("cursed", "q-bless-cursed", "to Neutral", "中立に"),
+    ("black-hearts", "all-curses", "points still added", "その回の点も加える"),
+    ("wolf-x-trick", "piles", "face up in front of you", "表向き"),
+    ("wolf-x-trick", "q-all-tied", "single player isn't tied", "1人だけ同点でなければ"),
+]
+
+
+@pytest.mark.parametrize(("game", "topic", "english", "japanese"), LINE_FACTS)
+def test_the_line_states_the_fact_asked(
+    game: str, topic: str, english: str, japanese: str
+) -> None:
+    assert english in rules.entry(game, topic, "en").answer
+    assert japanese in rules.entry(game, topic, "ja").answer
+
+
+@pytest.mark.parametrize(
+    ("query", "lang", "topic"),
+    [
+        ("bless spell on a cursed fortune what happens", "en", "q-bless-cursed"),
+        ("呪われた運勢を治すには", "ja", "q-bless-cursed"),
+        ("does a plain curse on a cursed fortune ruin it", "en", "q-curse-on-cursed"),
+    ],
+)
+def test_a_blessing_and_a_curse_on_a_cursed_fortune_keep_apart(
+    query: str, lang: str, topic: str
+) -> None:
+    found = rules.search(query, lang, "cursed", taught=NOTHING_TAUGHT)
+    assert found[0].id == topic
 
 
 def test_the_deck_entry_names_the_highest_card() -> None:
