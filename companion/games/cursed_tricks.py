@@ -86,6 +86,8 @@ SPEC = GameSpec(
         "three curses game",
         "呪いを解くゲーム",
         "呪い解除のゲーム",
+        "のろいのトリック",
+        "呪いトリック",
     ),
     player_counts=range(3, 5),
     suits=(
