@@ -89,6 +89,9 @@ SPEC = GameSpec(
         "ハートのゲーム",
         "ハーツ",
         "ハートゲーム",
+        "the hearts one",
+        "the heart one",
+        "ハートのやつ",
     ),
     player_counts=range(3, 7),
     suits=(

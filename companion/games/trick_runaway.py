@@ -115,6 +115,10 @@ SPEC = GameSpec(
         "洞窟のゲーム",
         "2スートのゲーム",
         "ライフカードのゲーム",
+        "the cave one",
+        "the running away one",
+        "逃げるやつ",
+        "洞窟のやつ",
     ),
     player_counts=range(4, 6),
     suits=(

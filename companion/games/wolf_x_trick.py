@@ -117,6 +117,12 @@ SPEC = GameSpec(
         "人狼ゲーム",
         "おおかみのゲーム",
         "狼のゲーム",
+        "the moon one",
+        "the moons one",
+        "game with the moons",
+        "game with moons",
+        "満月のやつ",
+        "月のやつ",
     ),
     player_counts=range(2, 6),
     # in play order: a game uses as many suits as it has players

@@ -610,6 +610,10 @@ def test_every_game_has_names_with_its_title_first(lang: str) -> None:
         ("運勢のゲーム 勝ち", "cursed"),
         ("逃げるゲーム ダメージ", "trick-runaway"),
         ("ハートのゲーム 13点", "black-hearts"),
+        ("the game with the moons, how many rounds", "wolf-x-trick"),
+        ("満月のやつ 何ラウンド", "wolf-x-trick"),
+        ("運勢のやつ 勝ち", "cursed"),
+        ("のろいのトリック 何ラウンド", "cursed-tricks"),
     ],
 )
 def test_a_game_named_in_the_question_is_read_and_cut_out(
