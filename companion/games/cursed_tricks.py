@@ -79,6 +79,15 @@ SPEC = GameSpec(
         "カースド・トリックス",
         "呪術トリック",
         "呪いのトリック",
+        # What players call it when the name escapes them.
+        "curse breaking game",
+        "curse-breaking game",
+        "breaking curses game",
+        "three curses game",
+        "呪いを解くゲーム",
+        "呪い解除のゲーム",
+        "のろいのトリック",
+        "呪いトリック",
     ),
     player_counts=range(3, 5),
     suits=(

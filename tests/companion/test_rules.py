@@ -90,7 +90,7 @@ ENGLISH = [
     ),
     ("who leads after damage", "trick-runaway", {"next-leader"}),
     ("my cubes are level which track drops", "trick-runaway", {"q-cubes-level"}),
-    ("flip life card black side", "trick-runaway", {"round-end"}),
+    ("flip life card black side", "trick-runaway", {"round-end", "out-of-round"}),
     ("discards count", "trick-runaway", {"counting-cards"}),
     ("neutralize spell", "cursed", {"spells"}),
     ("ruined fortune can't move", "cursed", {"ruined"}),
@@ -514,6 +514,45 @@ def test_the_questions_players_ask_have_entries(game: str, topic: str) -> None:
         assert rules.entry(game, topic, lang).answer
 
 
+# The one line carries the fact players ask of it, in both languages.
+LINE_FACTS = [
+    ("cursed-tricks", "setup", "Any player starts", "好きな人が親"),
+    ("cursed-tricks", "curse-breaking", "any colour", "色は問わない"),
+    ("cursed-tricks", "q-one-and-fourteen", "only if there is none", "あれば取らない"),
+    ("trick-runaway", "damage", "four players start at -2", "4人は最初-2"),
+    ("trick-runaway", "q-one-out-hands-empty", "no one was out", "脱落0人でも同じ"),
+    ("trick-runaway", "out-of-round", "completely out", "完全脱落"),
+    ("cursed", "double-curse", "Plain: blessed to neutral", "ふつうは祝福→中立"),
+    ("cursed", "q-bless-cursed", "to Neutral", "中立に"),
+    ("black-hearts", "all-curses", "points still added", "その回の点も加える"),
+    ("wolf-x-trick", "piles", "face up in front of you", "表向き"),
+    ("wolf-x-trick", "q-all-tied", "single player isn't tied", "1人だけ同点でなければ"),
+]
+
+
+@pytest.mark.parametrize(("game", "topic", "english", "japanese"), LINE_FACTS)
+def test_the_line_states_the_fact_asked(
+    game: str, topic: str, english: str, japanese: str
+) -> None:
+    assert english in rules.entry(game, topic, "en").answer
+    assert japanese in rules.entry(game, topic, "ja").answer
+
+
+@pytest.mark.parametrize(
+    ("query", "lang", "topic"),
+    [
+        ("bless spell on a cursed fortune what happens", "en", "q-bless-cursed"),
+        ("呪われた運勢を治すには", "ja", "q-bless-cursed"),
+        ("does a plain curse on a cursed fortune ruin it", "en", "q-curse-on-cursed"),
+    ],
+)
+def test_a_blessing_and_a_curse_on_a_cursed_fortune_keep_apart(
+    query: str, lang: str, topic: str
+) -> None:
+    found = rules.search(query, lang, "cursed", taught=NOTHING_TAUGHT)
+    assert found[0].id == topic
+
+
 def test_the_deck_entry_names_the_highest_card() -> None:
     assert "20" in rules.entry("trick-runaway", "deck").answer
     assert "12" in rules.entry("cursed-tricks", "q-standard-deck").answer
@@ -560,6 +599,21 @@ def test_every_game_has_names_with_its_title_first(lang: str) -> None:
         ("トリラン ダメージ", "trick-runaway"),
         ("ウルフ 満月", "wolf-x-trick"),
         ("black harts 13 points", "black-hearts"),
+        # A game described when its name is forgotten.
+        ("werewolf moon card game which colours", "wolf-x-trick"),
+        ("full moon trick game how many rounds", "wolf-x-trick"),
+        ("the fortunes game how do i win", "cursed"),
+        ("the two-suit game damage", "trick-runaway"),
+        ("running away game who leads", "trick-runaway"),
+        ("heart game 13 points", "black-hearts"),
+        ("満月のゲーム 同点", "wolf-x-trick"),
+        ("運勢のゲーム 勝ち", "cursed"),
+        ("逃げるゲーム ダメージ", "trick-runaway"),
+        ("ハートのゲーム 13点", "black-hearts"),
+        ("the game with the moons, how many rounds", "wolf-x-trick"),
+        ("満月のやつ 何ラウンド", "wolf-x-trick"),
+        ("運勢のやつ 勝ち", "cursed"),
+        ("のろいのトリック 何ラウンド", "cursed-tricks"),
     ],
 )
 def test_a_game_named_in_the_question_is_read_and_cut_out(
