@@ -60,14 +60,9 @@ def test_black_hearts_round(table: Table) -> None:
     # The form records the first round: Dee, chosen there, holds Two o'clock.
     game_id = table.new_game("black-hearts", ["Ann", "Ben", "Cy", "Dee"], "Dee")
     table.wait_text("next-player", "Dee")
-    # Dee holds Two o'clock: a trick led with anything else is refused, clearly.
-    for code in ("C1", "C2", "C3"):
-        table.tap_card(code)
-    table.tap("card-C4")
-    table.wait_until(lambda: "Two o'clock" in table.read("error"))
-    table.wait_text("next-player", "Cy")
-    for _ in range(3):
-        table.tap("take-back")
+    # Dee holds Two o'clock: a lead of anything else is refused at its tap.
+    table.tap("card-C1")
+    table.wait_until(lambda: "Dee must lead" in table.read("error"))
     table.wait_text("next-player", "Dee")
     summary = play_round(table, game_id, first="F2")
     assert len(summary["rounds"]) == 1 or summary["finished"]
