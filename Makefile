@@ -21,8 +21,12 @@ browser:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
 
+# The browser tests mostly wait on Chromium: three workers, each file whole on one
+# (its server and browser are shared within the file); the phone build's tests,
+# which build one folder, run after them on their own.
 test: $(STAMP) browser
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 3 --dist loadfile --ignore=tests/web
+	$(PY) -m pytest -q tests/web
 
 bench: $(STAMP) browser
 	@$(PY) -m benchmarks
