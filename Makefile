@@ -23,9 +23,10 @@ browser:
 
 # The browser tests mostly wait on Chromium: three workers, each file whole on one
 # (its server and browser are shared within the file); the phone build's tests,
-# which build one folder, run after them on their own.
+# which build one folder, run after them on their own. Every worker must name
+# the tests alike, and some are named from sets: one hash seed for all.
 test: $(STAMP) browser
-	$(PY) -m pytest -q -n 3 --dist loadfile --ignore=tests/web
+	PYTHONHASHSEED=0 $(PY) -m pytest -q -n 3 --dist loadfile --ignore=tests/web
 	$(PY) -m pytest -q tests/web
 
 bench: $(STAMP) browser
