@@ -145,15 +145,16 @@ class App:
                 except CompanionError:
                     continue  # the game is gone: the next tap says so
                 if behind:
-                    reload_if_it_can(self.screen)
-                    self.render()
+                    with ui.drawn_from_elsewhere():
+                        reload_if_it_can(self.screen)
+                        self.render()
 
     async def others_changed(self, _topic: str, _generation: object) -> None:
         # A coroutine, so it runs on the event loop like every tap of this
         # device: a redraw for another device never runs beside a tap's.
         if not self.unlocked or self.screen is None:
             return
-        with self.lock:
+        with self.lock, ui.drawn_from_elsewhere():
             reload_if_it_can(self.screen)
             self.render()
 

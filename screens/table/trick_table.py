@@ -473,6 +473,11 @@ class TrickTable(SharedTable):
         if self.notice is not None:
             text, identifier = self.say(self.notice), "error"
             colour, icon = ft.Colors.ERROR, ft.Icons.ERROR_OUTLINE
+            if self.notice.kind == CHANGED_FIRST and session.editing is not None:
+                # The change that came first is an edit: say so, as the
+                # banner it takes the place of would.
+                what = moment(self.app, session.replay.log.events, session.editing)
+                text = t("table.edit-elsewhere", what=what)
         elif self.app.message:
             text, identifier = self.app.message, "error"
             colour, icon = ft.Colors.ERROR, ft.Icons.ERROR_OUTLINE

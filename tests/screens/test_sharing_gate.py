@@ -30,6 +30,7 @@ from companion.sharing import FREE_TRIES, TABLE_BUDGET, new_token
 from companion.store import Store
 from screens import app, served
 from screens.sharing import ADMISSION_KEY, Sharing
+from screens.ui import NEW_S, SETTLE_S
 from screens.web import server_config
 from tests.screens.conftest import ROOT, free_port
 
@@ -350,6 +351,9 @@ def test_the_host_sees_that_someone_is_guessing(port: int, sharing: Sharing) -> 
                 await device.try_code("999999")
         async with Device(port, new_source()) as host:
             await host.try_code(sharing.lock.code)
+            # The host looks at the table before tapping on: a tap on what
+            # Join just drew, at once, is taken for a hurried second tap.
+            await asyncio.sleep(NEW_S + SETTLE_S)
             await host.send(
                 EVENT,
                 {
