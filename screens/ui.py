@@ -122,14 +122,6 @@ TRIP_S = 0.35
 # the first reached the app up to 0.9 s after the first tap's answer.
 NEW_S = 1.2
 GUARD_KEY = "tap-guard"
-# The tap's own update is sent when its handler returns; the question that
-# asks whether the device has drawn it goes after that.
-ANSWER_OUT_S = 0.05
-# A device that does not answer within this long is not waited for.
-SHOWN_WAIT_S = 3.0
-# Once the device has drawn the answer, a second tap comes within about the
-# time between two taps of a hurried thumb (0.35 s) and the trips of both.
-SHOWN_S = 0.8
 FROM_ELSEWHERE: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "drawn-from-elsewhere", default=False
 )
@@ -149,9 +141,6 @@ class TapGuard:
     them is a new card, not a second tap on the first. A dropped tap changes
     nothing, so the player simply taps again.
 
-    A tap is also dropped less than ``SHOWN_S`` after the device said it had
-    drawn the last answer (``shown``): a slow device draws late, and a
-    thumb's second tap comes soon after what it sees, not after what was sent.
     A control redrawn because another device changed the table
     (``FROM_ELSEWHERE``) was not drawn by this device's tap: a tap on it goes
     on to be checked against the table as it is, and refused in words if it
@@ -160,7 +149,6 @@ class TapGuard:
 
     tapped_at: float = float("-inf")
     settled_at: float = float("-inf")
-    shown_at: float = float("-inf")
     group: str | None = None
 
     def admits(self, group: str | None, built_at: float, now: float) -> bool:
@@ -174,17 +162,10 @@ class TapGuard:
         drawn_since = built_at >= self.tapped_at > float("-inf")
         if drawn_since and now - max(self.settled_at, built_at) < NEW_S:
             return False
-        if now - self.shown_at < SHOWN_S:
-            return False
         return now - self.settled_at >= SETTLE_S + TRIP_S
 
     def settled(self, group: str | None, tapped_at: float, now: float) -> None:
         self.tapped_at, self.settled_at, self.group = tapped_at, now, group
-
-    def shown(self, tapped_at: float, now: float) -> None:
-        """The device has the answer to the tap made at ``tapped_at``."""
-        if tapped_at == self.tapped_at:
-            self.shown_at = now
 
 
 def guard_of(page: ft.Page) -> TapGuard:
@@ -210,8 +191,7 @@ def guarded(
     built_at = float("-inf") if FROM_ELSEWHERE.get() else time.monotonic()
 
     def handle(event: ft.ControlEvent) -> None:
-        page = event.page
-        guard = guard_of(page)
+        guard = guard_of(event.page)
         started = time.monotonic()
         if not guard.admits(group, built_at, started):
             return
@@ -219,23 +199,8 @@ def guarded(
             on_tap()
         finally:
             guard.settled(group, started, time.monotonic())
-            page.run_task(answer_shown, page, guard, started)
 
     return handle
-
-
-async def answer_shown(page: ft.Page, guard: TapGuard, tapped_at: float) -> None:
-    """Tell ``guard`` when the device has drawn the answer to its last tap.
-
-    The device answers a question only after the updates sent before it; a
-    moment's wait lets the tap's own update go out first.
-    """
-    await asyncio.sleep(ANSWER_OUT_S)
-    try:
-        await asyncio.wait_for(page.get_device_info(), SHOWN_WAIT_S)
-    except Exception:  # noqa: BLE001 - a device gone or mute: the send time stands
-        return
-    guard.shown(tapped_at, time.monotonic())
 
 
 @contextlib.contextmanager

@@ -7,7 +7,6 @@ from screens.ui import (
     FROM_ELSEWHERE,
     NEW_S,
     SETTLE_S,
-    SHOWN_S,
     TRIP_S,
     TapGuard,
     drawn_from_elsewhere,
@@ -55,20 +54,6 @@ def test_cards_of_one_round_follow_each_other_quickly() -> None:
     assert not guard.admits("cards-9-None", OLD, 10.1)
     assert not guard.admits("cards-9-None", 9.95, 10.1)
     assert not guard.admits(None, OLD, 10.1)
-
-
-def test_a_slow_device_counts_from_when_it_drew_the_answer() -> None:
-    guard = TapGuard()
-    guard.settled(None, 9.9, 10.0)
-    guard.shown(9.9, 11.5)  # the answer reached the screen long after it was sent
-    drawn = 9.95
-    assert not guard.admits(None, drawn, 11.5 + SHOWN_S - 0.1)
-    assert not guard.admits(None, OLD, 11.5 + SHOWN_S - 0.1)
-    assert guard.admits(None, drawn, 11.51 + SHOWN_S)
-    # A word about an earlier tap changes nothing.
-    guard.settled(None, 12.0, 12.1)
-    guard.shown(9.9, 20.0)
-    assert guard.admits(None, OLD, 12.11 + SETTLE_S + TRIP_S)
 
 
 def test_a_control_redrawn_for_another_device_is_no_second_tap() -> None:
