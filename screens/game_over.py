@@ -8,21 +8,13 @@ from collections.abc import Callable
 import flet as ft
 
 from companion.games.base import GameSpec
-from companion.i18n import names_text, reason_text, sentences
+from companion.i18n import reason_text, sentences
 from companion.log import GameLog
 from companion.replay import Replay
 from screens import ui
 from screens.figures import shown
+from screens.past import winners_text
 from screens.shell import TABLE, App
-
-
-def winners_line(app: App, winners: list[str]) -> str:
-    """Who won, as a sentence: "Ann wins.", "Ann, Cy and Dee share the win."."""
-    if not winners:
-        return app.t("over.none")
-    if len(winners) == 1:
-        return app.t("over.winner", name=winners[0])
-    return app.t("over.winners", names=names_text(winners, app.lang))
 
 
 def verdict_line(app: App, replay: Replay) -> str:
@@ -94,8 +86,12 @@ def game_over(
         )
     return ui.panel(
         ui.heading(t("over.title"), 18),
-        ui.figure("winners", winners_line(app, winners), size=16,
-                  weight=ft.FontWeight.BOLD),
+        ui.figure(
+            "winners",
+            winners_text(app, winners, "over"),
+            size=16,
+            weight=ft.FontWeight.BOLD,
+        ),
         ui.note(verdict_line(app, replay), "over-reason"),
         ft.Column(places, spacing=0, key="over-standing"),
         ui.wrap(actions),

@@ -26,11 +26,17 @@ def started(info: GameInfo) -> str:
 def outcome_text(app: App, finished: bool, winners: list[str]) -> str:
     if not finished:
         return app.t("history.not-over")
+    return winners_text(app, winners, "history")
+
+
+def winners_text(app: App, winners: list[str], where: str) -> str:
+    """Who won as one sentence, in the words of ``where`` ("history", "over"):
+    nobody, one winner, or several who share the win."""
     if not winners:
-        return app.t("history.no-winner")
+        return app.t(f"{where}.no-winner")
     if len(winners) == 1:
-        return app.t("history.winner", name=winners[0])
-    return app.t("history.winners", names=names_text(winners, app.lang))
+        return app.t(f"{where}.winner", name=winners[0])
+    return app.t(f"{where}.winners", names=names_text(winners, app.lang))
 
 
 def refusal(app: App, error: LogError) -> str:
