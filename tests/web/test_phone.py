@@ -66,12 +66,15 @@ class PhoneTable(Table):
             try:
                 field.wait_for(state="attached", timeout=15_000)
                 self.wait_until(lambda: self.inside(field, identifier), timeout=15)
+                # A redraw between the tap and the typing may take the focus.
+                field.fill(value, timeout=10_000)
+                return
             except (AssertionError, PlaywrightTimeout):
                 if attempt == 2:
                     raise
-                continue
-            field.fill(value)
-            return
+                # A field that lost its focus to a redraw takes a tap again
+                # only after a tap outside it (the page's left margin).
+                self.page.mouse.click(2, 120)
 
     def reload(self) -> None:
         self.page.reload()
