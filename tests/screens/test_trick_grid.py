@@ -283,8 +283,18 @@ def test_every_write_reaches_the_other_device(table: Table, browser: Any) -> Non
             "R14",
             "G1",
         ]
-        table.tap("undo")  # the edit is taken back first
-        both_show(lambda d: d.has("cancel-edit") is False and d.has("edit-5"))
+        # Undo takes back the edit's last card: the edit is in progress again,
+        # with its first three cards, on both devices.
+        table.tap("undo")
+        both_show(lambda d: d.has("cancel-edit"))
+        table.tap_card("G1")
+        both_show(lambda d: not d.has("cancel-edit") and d.has("edit-5"))
+        assert store().load(game_id).log.events[1]["cards"] == [
+            "R5",
+            "R10",
+            "R14",
+            "G1",
+        ]
     finally:
         other.page.context.close()
 
