@@ -119,6 +119,14 @@ SPEC = GameSpec(
         "the running away one",
         "逃げるやつ",
         "洞窟のやつ",
+        # Its story: getting out of a dragon's dungeon alive.
+        "dragon game",
+        "dragon dungeon game",
+        "dungeon game",
+        "the dragon one",
+        "ドラゴンのゲーム",
+        "ダンジョンのゲーム",
+        "ドラゴンのやつ",
     ),
     player_counts=range(4, 6),
     suits=(

@@ -94,6 +94,10 @@ SPEC = GameSpec(
         "オオカミ",
         "おおかみ",
         "狼",
+        "okami",
+        "okami trick",
+        "ookami",
+        "ookami trick",
         # What players call it when the name escapes them.
         "werewolf game",
         "werewolf card game",

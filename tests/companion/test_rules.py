@@ -111,6 +111,9 @@ ENGLISH = [
     ("same number tie latest card wins", "black-hearts",
      {"q-tie-highest", "trick-winner"}),
     ("how many random cards with five players", "black-hearts", {"setup"}),
+    ("is there a 2 player variant for cursed tricks", "cursed-tricks", {"setup"}),
+    ("okami trick two tied", "wolf-x-trick", {"tie-elimination", "q-all-tied"}),
+    ("dragon game how many cards", "trick-runaway", {"setup"}),
 ]
 
 JAPANESE = [
@@ -152,6 +155,7 @@ JAPANESE = [
     ("呪いカードを6枚すべて取った", "black-hearts", {"all-curses"}),
     ("呪いポイント13点", "black-hearts", {"curse-points"}),
     ("同じ数字ならあとに出した人", "black-hearts", {"q-tie-highest", "trick-winner"}),
+    ("ドラゴンのゲーム 何枚配る", "trick-runaway", {"setup"}),
 ]
 
 
