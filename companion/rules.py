@@ -28,7 +28,7 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import TextIO
@@ -863,12 +863,16 @@ _DEFINITION = re.compile(
 )
 
 
-def _read(query: str, lang: str, game: str | None) -> _Question:
+def _read(
+    query: str, lang: str, game: str | None, described: bool = True
+) -> _Question:
     index = _index(lang)
     query = _SIGNED.sub(lambda m: f" {MINUS[lang]}{m.group(1)}", query)
     query = _said_not(lang).sub(" ", unicodedata.normalize("NFKC", query))
     spelled = _spelled(query)
     named, rest = read_game(spelled)
+    if game is None and named is None and described:
+        named, rest = _described_game(rest, lang, index)
     words = _join_split_words(_tokens(rest), index)
     if named is not None and not _groups(index, words, 1.0):
         # Only a game's name was typed ("wolf"): its words are the question.
@@ -1003,13 +1007,48 @@ def _asked_share(doc: _Doc, matched: set[str], index: _Index) -> float:
     return sum(index.idf[t] for t in doc.asks & matched) / whole if whole else 1.0
 
 
-def _game_fit(question: _Question, index: _Index) -> dict[str, float]:
-    """How much better each game's words fit a question that names no game.
+# A game told by what it is, before the question ("the game where you want the
+# second most full moons, ...", "帽子のスートがあるゲームで..."): those words say
+# which game is meant, not what is asked. Read after the spellings are mended
+# (katakana as hiragana).
+_DESCRIBED = {
+    "en": re.compile(
+        r"^\s*(?:in |for |playing |so |ok |okay )?(?:(?:the|that|this) )?(?:card )?"
+        r"(?:game|one) (?:where|with|that|in which|when|were)\b([^,?.;:]*)[,.;:]"
+    ),
+    "ja": re.compile(
+        r"^\s*([^、。？?!！]{2,}?)(?:やつ|げーむ)(?:の?げーむ)?(?:で|では)?[、,\s]*"
+    ),
+}
+# How far the described game's evidence must lead the next game's, and how
+# much it needs at least (a game's own word: "full moons", 祭壇, 帽子).
+DESCRIBED_LEAD = 2.0
+DESCRIBED_FLOOR = 1.5
+
+
+def _described_game(text: str, lang: str, index: _Index) -> tuple[str | None, str]:
+    """The game a description before the question points to, and the rest."""
+    found = _DESCRIBED[lang].match(text)
+    if found is None:
+        return None, text
+    read = _read(found.group(1), lang, None, described=False)
+    # Only words read one way: a word mended as a typo may be any game's.
+    description = replace(read, groups=[g for g in read.groups if len(g) == 1])
+    ranked = sorted(_evidence(description, index).items(), key=lambda g: -g[1])
+    if not ranked or ranked[0][1] < DESCRIBED_FLOOR:
+        return None, text
+    if len(ranked) > 1 and ranked[0][1] < DESCRIBED_LEAD * ranked[1][1]:
+        return None, text
+    rest = text[found.end() :]
+    return (ranked[0][0], rest) if rest.strip() else (None, text)
+
+
+def _evidence(question: _Question, index: _Index) -> dict[str, float]:
+    """How strongly the question's words point at each game.
 
     A word only one game uses ("fortune", "full moon") says which game is
     meant; a word every game uses ("lead", "deal") says nothing. Each game
-    earns the question's words it knows, weighted by how few games know them,
-    and its entries are favoured by its share of the best game's evidence.
+    earns the question's words it knows, weighted by how few games know them.
     """
     games = len(index.vocabulary)
     evidence = dict.fromkeys(index.vocabulary, 0.0)
@@ -1022,6 +1061,13 @@ def _game_fit(question: _Question, index: _Index) -> dict[str, float]:
                 best[game] = max(best[game], trust * index.idf[term] * rarity)
         for game, value in best.items():
             evidence[game] += value
+    return evidence
+
+
+def _game_fit(question: _Question, index: _Index) -> dict[str, float]:
+    """How much better each game's words fit a question that names no game:
+    its entries are favoured by its share of the best game's evidence."""
+    evidence = _evidence(question, index)
     top = max(evidence.values())
     if top == 0.0:
         return {}

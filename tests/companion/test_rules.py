@@ -629,6 +629,41 @@ def test_a_game_named_in_the_question_is_read_and_cut_out(
         assert word not in rest.lower()
 
 
+@pytest.mark.parametrize(
+    ("query", "lang", "game", "answer"),
+    [
+        (
+            "the game where you want the 2nd most full moons, do i follow the lead",
+            "en",
+            "wolf-x-trick",
+            "follow-suit",
+        ),
+        (
+            "game where the two oclock card starts, how many cards each",
+            "en",
+            "black-hearts",
+            "setup",
+        ),
+        ("祭壇に置くやつのゲームで最初は誰から", "ja", "cursed", "setup"),
+        ("帽子のスートがあるゲームで脱落は何人まで", "ja", "trick-runaway", None),
+    ],
+)
+def test_a_game_described_before_the_question_is_that_game(
+    query: str, lang: str, game: str, answer: str | None
+) -> None:
+    found = rules.search(query, lang, taught=NOTHING_TAUGHT)
+    assert {e.game for e in found} == {game}
+    assert answer is None or found[0].id == answer
+
+
+def test_a_description_that_fits_no_one_game_narrows_nothing() -> None:
+    for text, lang in [
+        ("このげーむで1番強いかーど", "ja"),
+        ("the game where everyone loves it, who deals", "en"),
+    ]:
+        assert rules._described_game(text, lang, rules._index(lang)) == (None, text)
+
+
 def test_a_colour_names_the_case_not_the_rule() -> None:
     # "red" is in the set-up's list of suits; the question is about following.
     found = rules.search("no red, can i play any card", game="wolf-x-trick")
