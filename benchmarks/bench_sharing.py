@@ -20,6 +20,7 @@ from benchmarks.bench_ui import (
     PLAYERS,
     READ,
     ROOT,
+    SETTLE_S,
     chromium,
     free_port,
     next_trick,
@@ -47,11 +48,17 @@ def table_code(terminal: Path) -> str:
 
 def join_and_resume(browser: Any, port: int, code: str) -> Any:
     page = open_page(browser, port, "join", time.perf_counter())
+    # Each control was just drawn by the tap before it: the tap guard takes
+    # it once the player could have seen it (SETTLE_S).
     node(page, "table-code").click()
     page.locator("input:focus, textarea:focus").fill(code)
+    time.sleep(SETTLE_S)
     node(page, "join").click()
+    node(page, "resume").wait_for()
+    time.sleep(SETTLE_S)
     node(page, "resume").click()
     node(page, "undo").wait_for()
+    time.sleep(SETTLE_S)
     return page
 
 
@@ -97,6 +104,7 @@ def follow_figures(browser: Any) -> tuple[float, float]:
                     taps.append(followed_tap(tapper, follower, f"card-{card}"))
                     tapper, follower = follower, tapper
                 if tapper.evaluate(READ, ["choice-question"]):
+                    time.sleep(SETTLE_S)
                     tapper.locator(
                         '[flt-semantics-identifier^="choice-"]'
                         ':not([flt-semantics-identifier="choice-question"])'
