@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.bench_ui import CHROMIUM, READ, next_trick, timed_tap
+from benchmarks.bench_ui import CHROMIUM, READ, SETTLE_S, next_trick, timed_tap
 from web.build import COMPANION, COUNTER, ROOT, PageApp, build
 from web.serve import StaticSite
 
@@ -116,8 +116,12 @@ def card_taps(page: Any) -> list[float]:
         page.locator('[flt-semantics-identifier="backup-said"]').wait_for(
             timeout=60_000
         )
+        # The restore's answer drew Resume: the tap guard takes it once a
+        # player could have seen it.
+        time.sleep(SETTLE_S)
         page.locator('[flt-semantics-identifier="resume"]').click()
         page.locator('[flt-semantics-identifier="undo"]').wait_for(timeout=60_000)
+        time.sleep(SETTLE_S)  # the table just drawn takes taps from now
         watch = ["trick-so-far", "next-player", "reasons", "choice-question"]
         # The page's games follow the same log here, trick by trick.
         replica = Store(Path(data) / "replica")
