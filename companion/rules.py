@@ -1013,8 +1013,9 @@ def _asked_share(doc: _Doc, matched: set[str], index: _Index) -> float:
 # (katakana as hiragana).
 _DESCRIBED = {
     "en": re.compile(
-        r"^\s*(?:in |for |playing |so |ok |okay )?(?:(?:the|that|this) )?(?:card )?"
-        r"(?:game|one) (?:where|with|that|in which|when|were)\b([^,?.;:]*)[,.;:]"
+        r"^\s*(?:in |for |playing |so |ok |okay )?(?:(?:the|that|this) )?"
+        r"(?:[a-z']+ )?(?:game|one) (?:where|with|that|in which|when|were)\b"
+        r"([^,?.;:]*)[,.;:]"
     ),
     "ja": re.compile(
         r"^\s*([^、。？?!！]{2,}?)(?:やつ|げーむ)(?:の?げーむ)?(?:で|では)?[、,\s]*"
