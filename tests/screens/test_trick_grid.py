@@ -252,8 +252,9 @@ def test_every_write_reaches_the_other_device(table: Table, browser: Any) -> Non
         both_show(lambda d: d.has("leader-Ann"))
         other.tap("leader-Ann")  # round start, from the other device
         both_show(lambda d: d.read("next-player") == "Ann")
+        first_trick = ["R5", "R10", "R14", "G1"]
         for trick in (
-            ["R5", "R10", "R14", "G1"],  # Cy wins: R14 becomes a curse
+            first_trick,  # Cy wins: R14 becomes a curse
             ["G5", "G2", "G3", "P1"],  # Cy leads and wins: G5 a second curse
             ["P3", "P10", "P5", "P6"],  # Dee's P10 becomes a curse
         ):
@@ -273,28 +274,18 @@ def test_every_write_reaches_the_other_device(table: Table, browser: Any) -> Non
         both_show(lambda d: d.has("edit-5"))
         table.tap("edit-2")  # edit
         table.wait("cancel-edit")
-        for code in ["R5", "R10", "R14", "G1"]:
+        for code in first_trick:
             table.tap_card(code)
         table.gone("cancel-edit")
         both_show(lambda d: d.has("edit-5"))
-        assert store().load(game_id).log.events[1]["cards"] == [
-            "R5",
-            "R10",
-            "R14",
-            "G1",
-        ]
+        assert store().load(game_id).log.events[1]["cards"] == first_trick
         # Undo takes back the edit's last card: the edit is in progress again,
         # with its first three cards, on both devices.
         table.tap("undo")
         both_show(lambda d: d.has("cancel-edit"))
-        table.tap_card("G1")
+        table.tap_card(first_trick[-1])
         both_show(lambda d: not d.has("cancel-edit") and d.has("edit-5"))
-        assert store().load(game_id).log.events[1]["cards"] == [
-            "R5",
-            "R10",
-            "R14",
-            "G1",
-        ]
+        assert store().load(game_id).log.events[1]["cards"] == first_trick
     finally:
         other.page.context.close()
 
