@@ -873,6 +873,8 @@ def _read(
     named, rest = read_game(spelled)
     if game is None and named is None and described:
         named, rest = _described_game(rest, lang, index)
+    elif named is not None and lang == "en":
+        rest = _DESCRIPTION_AFTER_NAME.sub("", rest, count=1) or rest
     words = _join_split_words(_tokens(rest), index)
     if named is not None and not _groups(index, words, 1.0):
         # Only a game's name was typed ("wolf"): its words are the question.
@@ -1014,16 +1016,25 @@ def _asked_share(doc: _Doc, matched: set[str], index: _Index) -> float:
 _DESCRIBED = {
     "en": re.compile(
         r"^\s*(?:in |for |playing |so |ok |okay )?(?:(?:the|that|this) )?"
-        r"(?:[a-z']+ )?(?:game|one) (?:where|with|that|in which|when|were)\b"
-        r"([^,?.;:]*)[,.;:]"
+        r"(?:[a-z']+ ){0,2}(?:game|one) (?:where|with|that|in which|when|were)\b"
+        r"((?:(?! [-–—] )[^,?.;:])*)(?:[,.;:]| [-–—] )"
     ),
     "ja": re.compile(
         r"^\s*([^、。？?!！]{2,}?)(?:やつ|げーむ)(?:の?げーむ)?(?:で|では)?[、,\s]*"
     ),
 }
-# How far the described game's evidence must lead the next game's, and how
-# much it needs at least (a game's own word: "full moons", 祭壇, 帽子).
-DESCRIBED_LEAD = 2.0
+# What is left of a description when the game's own nickname began it ("spell
+# card game where you ... - "): those words confirm the game, not the question.
+_DESCRIPTION_AFTER_NAME = re.compile(
+    r"^\s*(?:where|with|that|in which|when)\b"
+    r"(?:(?! [-–—] )[^,?.;:])*(?:[,.;:]| [-–—] )"
+)
+# How far the described game must lead the next, on its words and its best
+# entry together, and how much evidence its words need at least (a game's own
+# word: "full moons", 祭壇, 帽子). A description often retells one rule ("you
+# keep every trick as its own face-up pile"), whose words are each common but
+# together fit one game's entry.
+DESCRIBED_LEAD = 1.3
 DESCRIBED_FLOOR = 1.5
 
 
@@ -1035,13 +1046,29 @@ def _described_game(text: str, lang: str, index: _Index) -> tuple[str | None, st
     read = _read(found.group(1), lang, None, described=False)
     # Only words read one way: a word mended as a typo may be any game's.
     description = replace(read, groups=[g for g in read.groups if len(g) == 1])
-    ranked = sorted(_evidence(description, index).items(), key=lambda g: -g[1])
-    if not ranked or ranked[0][1] < DESCRIBED_FLOOR:
+    words = _evidence(description, index)
+    entries = _fitting_entry(read, index)
+    most_words, best_entry = max(words.values()), max(entries.values())
+    if most_words < DESCRIBED_FLOOR or best_entry == 0.0:
         return None, text
-    if len(ranked) > 1 and ranked[0][1] < DESCRIBED_LEAD * ranked[1][1]:
+    fit = sorted(
+        (words[g] / most_words * entries.get(g, 0.0) / best_entry for g in words),
+        reverse=True,
+    )
+    if len(fit) > 1 and fit[0] < DESCRIBED_LEAD * fit[1]:
         return None, text
+    game = max(words, key=lambda g: words[g] * entries.get(g, 0.0))
     rest = text[found.end() :]
-    return (ranked[0][0], rest) if rest.strip() else (None, text)
+    return (game, rest) if rest.strip() else (None, text)
+
+
+def _fitting_entry(question: _Question, index: _Index) -> dict[str, float]:
+    """Each game's best entry score on the question's words alone."""
+    best: dict[str, float] = {}
+    for doc in index.docs:
+        score = _score(doc, question, index)[0]
+        best[doc.entry.game] = max(best.get(doc.entry.game, 0.0), score)
+    return best
 
 
 def _evidence(question: _Question, index: _Index) -> dict[str, float]:
