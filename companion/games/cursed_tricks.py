@@ -88,6 +88,13 @@ SPEC = GameSpec(
         "呪い解除のゲーム",
         "のろいのトリック",
         "呪いトリック",
+        # Its designer's name, printed on the box.
+        "roreruridou",
+        "roreruridou trick game",
+        "roreruridou game",
+        "ろれるりどう",
+        "ろれるり堂",
+        "ろれるり",
     ),
     player_counts=range(3, 5),
     suits=(

@@ -523,7 +523,7 @@ LINE_FACTS = [
     ("cursed-tricks", "setup", "Any player starts", "好きな人が親"),
     ("cursed-tricks", "curse-breaking", "any colour", "色は問わない"),
     ("cursed-tricks", "q-one-and-fourteen", "only if there is none", "あれば取らない"),
-    ("trick-runaway", "damage", "four players start at -2", "4人は最初-2"),
+    ("trick-runaway", "damage", "four players start at -2", "4人は初期-2"),
     ("trick-runaway", "q-one-out-hands-empty", "no one was out", "脱落0人でも同じ"),
     ("trick-runaway", "out-of-round", "completely out", "完全脱落"),
     ("cursed", "double-curse", "Plain: blessed to neutral", "ふつうは祝福→中立"),
