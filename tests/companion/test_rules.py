@@ -112,6 +112,10 @@ ENGLISH = [
      {"q-tie-highest", "trick-winner"}),
     ("how many random cards with five players", "black-hearts", {"setup"}),
     ("is there a 2 player variant for cursed tricks", "cursed-tricks", {"setup"}),
+    ("can we play cursed tricks with two players", "cursed-tricks", {"setup"}),
+    # Two players who did something: not how many play.
+    ("trick runaway 2 players are eliminated in the same round", "trick-runaway",
+     {"round-end"}),
     ("okami trick two tied", "wolf-x-trick", {"tie-elimination", "q-all-tied"}),
     ("dragon game how many cards", "trick-runaway", {"setup"}),
 ]
