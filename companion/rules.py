@@ -764,7 +764,40 @@ def read_game(query: str) -> tuple[str | None, str]:
         text, count = pattern.subn(" ", text)
         if count:
             found.add(slug)
+    if not found:
+        return _slipped_name(text)
     return (found.pop() if len(found) == 1 else None), text
+
+
+@cache
+def _names_in_words() -> list[tuple[tuple[str, ...], str]]:
+    """The English names of two words or more, as their words."""
+    return [
+        (words, slug)
+        for slug, names in _game_names()["en"].items()
+        for name in names
+        if name.isascii() and len(words := tuple(_normalise(name).split())) > 1
+    ]
+
+
+def _slipped_name(text: str) -> tuple[str | None, str]:
+    """A game's name typed with a slip in a word ("cursd tricks", "blak
+    hearts"): one slip a word, in words of four letters or more."""
+    typed = text.split()
+    found: dict[str, tuple[int, int]] = {}
+    for words, slug in _names_in_words():
+        for at in range(len(typed) - len(words) + 1):
+            window = [w.strip(",.;:!?()") for w in typed[at : at + len(words)]]
+            slips = [w != right for w, right in zip(window, words, strict=True)]
+            if any(slips) and all(
+                w == right or (len(right) >= 4 and _distance(w, right, 1) <= 1)
+                for w, right in zip(window, words, strict=True)
+            ):
+                found.setdefault(slug, (at, len(words)))
+    if len(found) != 1:
+        return None, text
+    slug, (at, size) = found.popitem()
+    return slug, " ".join(typed[:at] + typed[at + size :])
 
 
 @cache
@@ -873,8 +906,10 @@ def _read(
     named, rest = read_game(spelled)
     if game is None and named is None and described:
         named, rest = _described_game(rest, lang, index)
-    elif named is not None and lang == "en":
-        rest = _DESCRIPTION_AFTER_NAME.sub("", rest, count=1) or rest
+    elif named is not None:
+        rest = _NAME_ASIDE.sub(" ", rest, count=1)
+        if lang == "en":
+            rest = _DESCRIPTION_AFTER_NAME.sub("", rest, count=1) or rest
     words = _join_split_words(_tokens(rest), index)
     if named is not None and not _groups(index, words, 1.0):
         # Only a game's name was typed ("wolf"): its words are the question.
@@ -1029,6 +1064,12 @@ _DESCRIPTION_AFTER_NAME = re.compile(
     r"^\s*(?:where|with|that|in which|when)\b"
     r"(?:(?! [-–—] )[^,?.;:])*(?:[,.;:]| [-–—] )"
 )
+# A name told more plainly in brackets ("cursed (the one with the altar)",
+# "カースド（祭壇のやつ）"): it says which game, not what is asked.
+_NAME_ASIDE = re.compile(
+    r"\((?:the |that )?(?:one|game|[a-z]+ game|[a-z]+ card one)\b[^)]*\)"
+    r"|\([^)]*(?:やつ|げーむ|ほう)\)"
+)
 # How far the described game must lead the next, on its words and its best
 # entry together, and how much evidence its words need at least (a game's own
 # word: "full moons", 祭壇, 帽子). A description often retells one rule ("you
@@ -1039,27 +1080,38 @@ DESCRIBED_FLOOR = 1.5
 
 
 def _described_game(text: str, lang: str, index: _Index) -> tuple[str | None, str]:
-    """The game a description before the question points to, and the rest."""
+    """The game a description points to, and the rest: one before the
+    question, or one in brackets ("cursed (the one with the altar)")."""
     found = _DESCRIBED[lang].match(text)
     if found is None:
-        return None, text
-    read = _read(found.group(1), lang, None, described=False)
+        aside = _NAME_ASIDE.search(text)
+        if aside is None:
+            return None, text
+        game = _game_described(aside.group(0).strip("()"), lang, index)
+        rest = text[: aside.start()] + " " + text[aside.end() :]
+        return (game, rest) if game is not None else (None, text)
+    game = _game_described(found.group(1), lang, index)
+    rest = text[found.end() :]
+    return (game, rest) if game is not None and rest.strip() else (None, text)
+
+
+def _game_described(description: str, lang: str, index: _Index) -> str | None:
+    """The game whose words and best entry clearly fit a description best."""
+    read = _read(description, lang, None, described=False)
     # Only words read one way: a word mended as a typo may be any game's.
-    description = replace(read, groups=[g for g in read.groups if len(g) == 1])
-    words = _evidence(description, index)
+    plain = [group for group in read.groups if len(group) == 1]
+    words = _evidence(replace(read, groups=plain), index)
     entries = _fitting_entry(read, index)
     most_words, best_entry = max(words.values()), max(entries.values())
     if most_words < DESCRIBED_FLOOR or best_entry == 0.0:
-        return None, text
+        return None
     fit = sorted(
         (words[g] / most_words * entries.get(g, 0.0) / best_entry for g in words),
         reverse=True,
     )
     if len(fit) > 1 and fit[0] < DESCRIBED_LEAD * fit[1]:
-        return None, text
-    game = max(words, key=lambda g: words[g] * entries.get(g, 0.0))
-    rest = text[found.end() :]
-    return (game, rest) if rest.strip() else (None, text)
+        return None
+    return max(words, key=lambda g: words[g] * entries.get(g, 0.0))
 
 
 def _fitting_entry(question: _Question, index: _Index) -> dict[str, float]:
