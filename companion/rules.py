@@ -1208,15 +1208,16 @@ def find(
         ),
         key=lambda m: -m.score,
     )
-    ranked = _case_first(ranked, query)
+    ranked = _case_first(ranked, query, lang)
     if question.game is None:
         ranked = _each_game_first(ranked)
     return ranked[:limit]
 
 
-def _said(query: str) -> tuple[frozenset[str], str]:
-    """What a question says, to find a case in: its terms, and its text."""
-    text = unicodedata.normalize("NFKC", query)
+def _said(query: str, lang: str = "en") -> tuple[frozenset[str], str]:
+    """What a question says, to find a case in: its terms, and its text,
+    without what it says is not the case ("no ties")."""
+    text = _said_not(lang).sub(" ", unicodedata.normalize("NFKC", query))
     flat = _normalise(text) + " " + _normalise(_spelled(text))
     return frozenset(tokens(text)) | frozenset(tokens(_spelled(text))), flat
 
@@ -1260,7 +1261,7 @@ def _has(words: str, terms: frozenset[str], text: str) -> bool:
     return whole.search(text) is not None
 
 
-def _case_first(ranked: list[Match], query: str) -> list[Match]:
+def _case_first(ranked: list[Match], query: str, lang: str) -> list[Match]:
     """``ranked`` with each Q&A whose case is named moved before its topics.
 
     A topic covers its Q&As' cases in general, so it shares their words and
@@ -1281,7 +1282,7 @@ def _case_first(ranked: list[Match], query: str) -> list[Match]:
         if not topics:
             continue
         # Read only when a Q&A sits below its topic.
-        said = said or _said(query)
+        said = said or _said(query, lang)
         if names_case(e, said):
             out.insert(topics[0], out.pop(at))
     return out
