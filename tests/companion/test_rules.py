@@ -762,6 +762,29 @@ def test_what_players_say_is_not_the_case_is_not_asked_about() -> None:
     assert not any("同点" in group for group in asked.groups)
 
 
+def test_what_is_said_not_to_be_the_case_names_no_qa() -> None:
+    several_zero = rules.entry("wolf-x-trick", "q-several-zero")
+    said = rules._said("scores 5, 3, 2, 1: no ties and nobody at 0 or below", "en")
+    assert not rules.names_case(several_zero, said)
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("呪い2枚あるけどどっち外す？", True),
+        ("違う色の呪いでも外せる？", True),
+        # Which comes first, not which curse.
+        ("解呪と呪い取るのってどっちが先？", False),
+        ("エースとキングどっちが強い", False),
+    ],
+)
+def test_which_curse_is_named_only_by_a_choice_of_curses(
+    question: str, named: bool
+) -> None:
+    which = rules.entry("cursed-tricks", "q-which-curse", "ja")
+    assert rules.names_case(which, rules._said(question, "ja")) is named
+
+
 def test_a_signed_number_reads_as_below_zero() -> None:
     found = rules.search("my rank is -2 now, can that happen", game="trick-runaway")
     assert found[0].id == "q-rank-below-zero"
