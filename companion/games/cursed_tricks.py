@@ -70,6 +70,9 @@ SPEC = GameSpec(
     aliases=(
         "cursed trick",
         "cursedtricks",
+        "cursed trix",
+        "curse trix",
+        "cursedtrix",
         "カースドトリック",
         "カースドトリックス",
         "カーストリック",
