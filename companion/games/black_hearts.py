@@ -79,6 +79,9 @@ SPEC = GameSpec(
         "ブラックハート",
         "ブラック・ハーツ",
         "ブラハ",
+        "黒いハート",
+        "黒いハーツ",
+        "黒ハート",
         # What players call it when the name escapes them.
         "heart game",
         "hearts game",
