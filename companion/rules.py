@@ -388,7 +388,15 @@ _COUNT = re.compile(r"[0-9]+([時点枚人回番色個])")
 _KANJI_NUMBER = re.compile(r"[〇一二三四五六七八九十]+(?=[時点枚人回番])")
 
 
+# Words kept whole: "blessed" is the state a fortune is in, "bless" and
+# "blessing" the spell cast on it; "bless a cursed fortune" and "curse a
+# blessed fortune" ask opposite things.
+_KEPT_WHOLE = frozenset({"blessed"})
+
+
 def _stem(word: str) -> str:
+    if word in _KEPT_WHOLE:
+        return word
     # An irregular form is stemmed as its regular one is ("took", "take").
     return _regular_stem(_IRREGULAR.get(word, word))
 
