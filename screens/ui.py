@@ -138,8 +138,10 @@ class TapGuard:
     buttons, a new row, another screen). The one exception is a control of a
     ``group`` whose members never move and stay the same thing while the
     group lasts (the cards of one round's grid): a quick tap on another of
-    them is a new card, not a second tap on the first. A dropped tap changes
-    nothing, so the player simply taps again.
+    them is a new card, not a second tap on the first. A quick tap on the
+    same member is a second tap like any other: when the first was refused
+    (another phone filled the seat), it must not go on to the next seat. A
+    dropped tap changes nothing, so the player simply taps again.
 
     A control redrawn because another device changed the table
     (``FROM_ELSEWHERE``) was not drawn by this device's tap: a tap on it goes
@@ -150,11 +152,15 @@ class TapGuard:
     tapped_at: float = float("-inf")
     settled_at: float = float("-inf")
     group: str | None = None
+    member: str | None = None
 
-    def admits(self, group: str | None, built_at: float, now: float) -> bool:
-        if group is not None and group == self.group:
-            # Drawn anew or not, a member of the group is where it was and
-            # means what it meant.
+    def admits(
+        self, group: str | None, built_at: float, now: float, member: str | None = None
+    ) -> bool:
+        another = member is None or member != self.member
+        if group is not None and group == self.group and another:
+            # Drawn anew or not, another member of the group is where it was
+            # and means what it meant.
             return True
         # A screen may be drawn after its tap's handler returned: a control
         # built then counts from when it was built. Before any tap on this
@@ -164,8 +170,11 @@ class TapGuard:
             return False
         return now - self.settled_at >= SETTLE_S + TRIP_S
 
-    def settled(self, group: str | None, tapped_at: float, now: float) -> None:
-        self.tapped_at, self.settled_at, self.group = tapped_at, now, group
+    def settled(
+        self, group: str | None, tapped_at: float, now: float, member: str | None = None
+    ) -> None:
+        self.tapped_at, self.settled_at = tapped_at, now
+        self.group, self.member = group, member
 
 
 def guard_of(page: ft.Page) -> TapGuard:
@@ -179,7 +188,7 @@ def guard_of(page: ft.Page) -> TapGuard:
 
 
 def guarded(
-    on_tap: Handler, group: str | None = None
+    on_tap: Handler, group: str | None = None, member: str | None = None
 ) -> Callable[[ft.ControlEvent], None]:
     """``on_tap`` as a click handler behind the device's ``TapGuard``.
 
@@ -193,12 +202,12 @@ def guarded(
     def handle(event: ft.ControlEvent) -> None:
         guard = guard_of(event.page)
         started = time.monotonic()
-        if not guard.admits(group, built_at, started):
+        if not guard.admits(group, built_at, started, member):
             return
         try:
             on_tap()
         finally:
-            guard.settled(group, started, time.monotonic())
+            guard.settled(group, started, time.monotonic(), member)
 
     return handle
 
@@ -349,8 +358,12 @@ def card_button(
     width: float = TOUCH,
     height: float = TOUCH + 4,
     group: str | None = None,
+    member: str | None = None,
 ) -> ft.Control:
     """A card to tap; a spent one keeps its place, faded and inert.
+
+    ``member`` tells this copy of the card from its twins, which share its
+    identifier but not its cell.
 
     Faded by its colours rather than an opacity: an opacity gives the card a
     compositing layer of its own, which a browser redraws on every tap.
@@ -371,6 +384,7 @@ def card_button(
         height=height,
         radius=8,
         group=group,
+        member=member,
     )
 
 
@@ -387,9 +401,11 @@ def quick_tap(
     border: ft.Border | None = None,
     label: str | None = None,
     group: str | None = None,
+    member: str | None = None,
 ) -> ft.Control:
     """A plain tappable box that says it is a button: for the table's cards
-    and seats, tapped many times a minute.
+    and seats, tapped many times a minute. ``member`` is the spot in its
+    ``group`` (its identifier unless told).
 
     Measured: a Material button animates its colours and ripple after every
     tap, and the browser's frames for that delayed the next tap by about a
@@ -397,7 +413,7 @@ def quick_tap(
     """
     face = ft.Container(
         content,
-        on_click=None if disabled else guarded(on_tap, group),
+        on_click=None if disabled else guarded(on_tap, group, member or identifier),
         bgcolor=bgcolor,
         width=width,
         height=height,

@@ -70,6 +70,7 @@ def card_cell(
         width=width - 2 * LEAD_MARK,
         height=height - 2 * LEAD_MARK,
         group=group,
+        member=f"cell-{code}-{copy_number}",
     )
 
 

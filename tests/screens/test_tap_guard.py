@@ -56,6 +56,17 @@ def test_cards_of_one_round_follow_each_other_quickly() -> None:
     assert not guard.admits(None, OLD, 10.1)
 
 
+def test_a_second_tap_on_the_same_card_is_dropped() -> None:
+    # Its first tap may have been refused (another phone filled the seat):
+    # the second must not go on to the next seat.
+    guard = TapGuard()
+    guard.settled("cards-1-None", 9.9, 10.0, "card-F3")
+    assert not guard.admits("cards-1-None", OLD, 10.1, "card-F3")
+    assert not guard.admits("cards-1-None", 9.95, 10.1, "card-F3")
+    assert guard.admits("cards-1-None", OLD, 10.1, "card-W2")
+    assert guard.admits("cards-1-None", OLD, 10.01 + SETTLE_S + TRIP_S, "card-F3")
+
+
 def test_a_control_redrawn_for_another_device_is_no_second_tap() -> None:
     guard = TapGuard()
     guard.settled(None, 9.9, 10.0)
