@@ -552,6 +552,12 @@ def test_the_line_states_the_fact_asked(
     ("query", "lang", "topic"),
     [
         ("bless spell on a cursed fortune what happens", "en", "q-bless-cursed"),
+        # "Blessed" is a fortune's state, "bless" the spell: not a double curse.
+        (
+            "blessing a cursed fortune, does it jump straight to blessed?",
+            "en",
+            "q-bless-cursed",
+        ),
         ("呪われた運勢を治すには", "ja", "q-bless-cursed"),
         ("does a plain curse on a cursed fortune ruin it", "en", "q-curse-on-cursed"),
     ],
@@ -762,15 +768,6 @@ def test_what_players_say_is_not_the_case_is_not_asked_about() -> None:
     assert found[0].id == "winner"
     asked = rules._read("同点なし、誰が勝ち？", "ja", "wolf-x-trick")
     assert not any("同点" in group for group in asked.groups)
-
-
-def test_a_blessing_on_a_cursed_fortune_is_not_a_curse_on_a_blessed_one() -> None:
-    found = rules.search(
-        "blessing a cursed fortune, does it jump straight to blessed?",
-        game="cursed",
-        taught=NOTHING_TAUGHT,
-    )
-    assert found[0].id == "q-bless-cursed"
 
 
 def test_what_is_said_not_to_be_the_case_names_no_qa() -> None:
