@@ -61,6 +61,7 @@ SPEC = GameSpec(
         "spell game",
         "spells game",
         "altar game",
+        "altar of tyche game",
         "fortune card game",
         "spell card game",
         "運勢のゲーム",

@@ -96,6 +96,8 @@ SPEC = GameSpec(
         "ランナウェイ",
         "トリックランナウエイ",
         "ランナウエイ",
+        "トリックランアウェイ",
+        "ランアウェイ",
         "トリラン",
         "trick-runaway",
         # What players call it when the name escapes them.

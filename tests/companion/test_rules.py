@@ -91,7 +91,7 @@ ENGLISH = [
     ("who leads after damage", "trick-runaway", {"next-leader"}),
     ("my cubes are level which track drops", "trick-runaway", {"q-cubes-level"}),
     ("flip life card black side", "trick-runaway", {"round-end", "out-of-round"}),
-    ("discards count", "trick-runaway", {"counting-cards"}),
+    ("discards count", "trick-runaway", {"counting-cards", "q-discard"}),
     ("neutralize spell", "cursed", {"spells"}),
     ("ruined fortune can't move", "cursed", {"ruined"}),
     ("devastated", "cursed", {"ruined"}),
@@ -211,7 +211,7 @@ def test_both_languages_have_exactly_the_same_entries(slug: str) -> None:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_each_game_answers_the_spec_rulings(slug: str) -> None:
     questions = [e for e in _raw("en", slug) if str(e["id"]).startswith("q-")]
-    assert 6 <= len(questions) <= 12
+    assert 6 <= len(questions) <= 16
 
 
 @pytest.mark.parametrize("lang", rules.LANGUAGES)
@@ -894,7 +894,7 @@ def test_the_questions_are_many_and_spread(lang: str) -> None:
     assert set(recall.set_names(lang)) == {"tuning", *HELD_OUT}
     rows = recall.load(lang)
     assert len(rows) >= 1000
-    latest = recall.load_set("held_out_35", lang)
+    latest = recall.load_set("held_out_37", lang)
     assert len(latest) >= 45
     # About a third asked with no game chosen (a few written so were answered by
     # no entry, and went to the unanswered questions).
