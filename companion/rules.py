@@ -1194,6 +1194,11 @@ def find(
     if not found:
         return []
     votes = (taught or _recall(lang)).votes(_reading(question))
+    said = _said(query, lang)
+    votes = {
+        key: vote * (UNNAMED_CASE_VOTE if _unnamed_case(key, said, lang) else 1.0)
+        for key, vote in votes.items()
+    }
     best, runner_up = heapq.nlargest(2, [score for score, *_ in found] + [0.0])
     # An entry far ahead on the words alone is taken at its words, and so is a
     # single word looked up: it names a topic more than it asks a question.
@@ -1222,10 +1227,23 @@ def find(
     return ranked[:limit]
 
 
+# A Q&A answers its own case: questions like this one taught it, but when
+# this one does not name its case their votes for it count for this share.
+UNNAMED_CASE_VOTE = 0.6
+
+
+def _unnamed_case(key: str, said: tuple[frozenset[str], str], lang: str) -> bool:
+    game, topic = key.split("/", 1)
+    found = _by_key(lang).get((game, topic))
+    return found is not None and bool(found.case) and not names_case(found, said)
+
+
 def _said(query: str, lang: str = "en") -> tuple[frozenset[str], str]:
     """What a question says, to find a case in: its terms, and its text,
     without what it says is not the case ("no ties")."""
     text = _said_not(lang).sub(" ", unicodedata.normalize("NFKC", query))
+    # "-2" names a number below zero as plainly as "minus 2" does.
+    text = _SIGNED.sub(lambda m: f" {MINUS[lang]}{m.group(1)}", text)
     flat = _normalise(text) + " " + _normalise(_spelled(text))
     return frozenset(tokens(text)) | frozenset(tokens(_spelled(text))), flat
 

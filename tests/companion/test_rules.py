@@ -134,7 +134,7 @@ JAPANESE = [
     ("呪いが解ける", "cursed-tricks", {"curse-breaking"}),
     ("呪いの入れ替え", "cursed-tricks", {"taking-curses"}),
     ("3枚目の呪いでラウンド終了", "cursed-tricks", {"round-end"}),
-    ("呪いが1枚のときの得点", "cursed-tricks", {"scoring"}),
+    ("呪いが1枚のときの得点", "cursed-tricks", {"scoring", "q-one-curse"}),
     ("4ラウンドで終わり", "cursed-tricks", {"game-end"}),
     ("3人のとき抜く色", "cursed-tricks", {"q-three-player-suit"}),
     ("クラブがリードされた", "trick-runaway", {"q-clubs-led"}),
