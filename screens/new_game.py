@@ -212,6 +212,16 @@ class NewGame:
             # back, so the next name can be typed at once.
             self.app.page.run_task(self.name_field.focus)
 
+    def submitted(self, event: ft.ControlEvent) -> None:
+        """Enter in the name field: the name as the field held it then.
+
+        The field sends its text with Enter; a change sent just before may
+        still be on its way, and the name must not be lost to that race.
+        """
+        if isinstance(event.data, str):
+            self.typed = event.data
+        self.add(submitted=True)
+
     def count_refused(self) -> str | None:
         """Why the players listed cannot play the chosen game, in plain words."""
         counts, count = self.spec.player_counts, len(self.players)
@@ -392,7 +402,7 @@ class NewGame:
             value=self.typed,
             label=t("new.name"),
             on_change=lambda e: setattr(self, "typed", e.control.value),
-            on_submit=lambda _: self.add(submitted=True),
+            on_submit=self.submitted,
             width=200,
         )
         field = ui.tagged("name-field", self.name_field)
