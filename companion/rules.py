@@ -788,12 +788,20 @@ def _names_in_words() -> list[tuple[tuple[str, ...], str]]:
     ]
 
 
+# A nickname ending in one of these describes its game; a word of it typed
+# differently describes another game as well as it.
+DESCRIBING_WORDS = frozenset({"game", "one"})
+
+
 def _slipped_name(text: str) -> tuple[str | None, str]:
     """A game's name typed with a slip in a word ("cursd tricks", "blak
     hearts"): one slip a word, in words of four letters or more."""
     typed = text.split()
     found: dict[str, tuple[int, int]] = {}
     for words, slug in _names_in_words():
+        if words[-1] in DESCRIBING_WORDS:
+            # "the curse game" is any of these games, not a slip of "cursed game".
+            continue
         for at in range(len(typed) - len(words) + 1):
             window = [w.strip(",.;:!?()") for w in typed[at : at + len(words)]]
             slips = [w != right for w, right in zip(window, words, strict=True)]
@@ -1059,7 +1067,7 @@ def _asked_share(doc: _Doc, matched: set[str], index: _Index) -> float:
 _DESCRIBED = {
     "en": re.compile(
         r"^\s*(?:in |for |playing |so |ok |okay )?(?:(?:the|that|this) )?"
-        r"(?:[a-z'-]+ ){0,2}(?:game|one|taker) (?:where|with|that|in which|when|were)\b"
+        r"((?:[a-z0-9'-]+ ){0,2})(?:game|one|taker) (?:where|with|that|in which|when|were)\b"
         r"((?:(?! [-–—] )[^,?.;:])*)(?:[,.;:]| [-–—] )"
     ),
     "ja": re.compile(
@@ -1098,7 +1106,9 @@ def _described_game(text: str, lang: str, index: _Index) -> tuple[str | None, st
         game = _game_described(aside.group(0).strip("()"), lang, index)
         rest = text[: aside.start()] + " " + text[aside.end() :]
         return (game, rest) if game is not None else (None, text)
-    game = _game_described(found.group(1), lang, index)
+    # The words before "game" describe it too ("3-6 player game where ...").
+    description = " ".join(part for part in found.groups() if part)
+    game = _game_described(description, lang, index)
     rest = text[found.end() :]
     return (game, rest) if game is not None and rest.strip() else (None, text)
 
