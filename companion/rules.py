@@ -1067,7 +1067,8 @@ def _asked_share(doc: _Doc, matched: set[str], index: _Index) -> float:
 _DESCRIBED = {
     "en": re.compile(
         r"^\s*(?:in |for |playing |so |ok |okay )?(?:(?:the|that|this) )?"
-        r"((?:[a-z0-9'-]+ ){0,2})(?:game|one|taker) (?:where|with|that|in which|when|were)\b"
+        r"((?:[a-z0-9'-]+ ){0,2})(?:game|one|taker) "
+        r"(?:where|with|that|in which|when|were)\b"
         r"((?:(?! [-–—] )[^,?.;:])*)(?:[,.;:]| [-–—] )"
     ),
     "ja": re.compile(
