@@ -62,6 +62,8 @@ SPEC = GameSpec(
         "spells game",
         "altar game",
         "altar of tyche game",
+        "cursed with the altar of tyche",
+        "cursed altar of tyche",
         "fortune card game",
         "spell card game",
         "運勢のゲーム",
