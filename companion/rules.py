@@ -732,6 +732,16 @@ def _name_patterns() -> list[tuple[re.Pattern[str], str]]:
 
 
 @cache
+def _set_aside_patterns() -> list[re.Pattern[str]]:
+    """Each name as set aside ("cursed, not cursed tricks"): it names the game
+    the question is not about."""
+    return [
+        re.compile(rf"\bnot (?:the )?(?:{pattern.pattern})")
+        for pattern, _ in _name_patterns()
+    ]
+
+
+@cache
 def _capital_titles() -> list[tuple[re.Pattern[str], str]]:
     """Games named by a title in capitals, as that word in capitals."""
     table = _game_names()["en"]
@@ -768,7 +778,10 @@ def read_game(query: str) -> tuple[str | None, str]:
             if count:
                 found.add(slug)
     text = _normalise(text)
-    for pattern, slug in _name_patterns():
+    for set_aside, (pattern, slug) in zip(
+        _set_aside_patterns(), _name_patterns(), strict=True
+    ):
+        text = set_aside.sub(" ", text)
         text, count = pattern.subn(" ", text)
         if count:
             found.add(slug)
@@ -1100,18 +1113,21 @@ def _described_game(text: str, lang: str, index: _Index) -> tuple[str | None, st
     """The game a description points to, and the rest: one before the
     question, or one in brackets ("cursed (the one with the altar)")."""
     found = _DESCRIBED[lang].match(text)
-    if found is None:
-        aside = _NAME_ASIDE.search(text)
-        if aside is None:
-            return None, text
-        game = _game_described(aside.group(0).strip("()"), lang, index)
-        rest = text[: aside.start()] + " " + text[aside.end() :]
-        return (game, rest) if game is not None else (None, text)
-    # The words before "game" describe it too ("3-6 player game where ...").
-    description = " ".join(part for part in found.groups() if part)
-    game = _game_described(description, lang, index)
-    rest = text[found.end() :]
-    return (game, rest) if game is not None and rest.strip() else (None, text)
+    if found is not None:
+        # The words before "game" describe it too ("3-6 player game where ...").
+        description = " ".join(part for part in found.groups() if part)
+        game = _game_described(description, lang, index)
+        rest = text[found.end() :]
+        if game is not None and rest.strip():
+            return game, rest
+    # A description too plain to tell ("呪いトリテ") may be told more
+    # plainly in brackets: 「呪いトリテ（1〜14の4色のやつ）」.
+    aside = _NAME_ASIDE.search(text)
+    if aside is None:
+        return None, text
+    game = _game_described(aside.group(0).strip("()"), lang, index)
+    rest = text[: aside.start()] + " " + text[aside.end() :]
+    return (game, rest) if game is not None else (None, text)
 
 
 def _game_described(description: str, lang: str, index: _Index) -> str | None:

@@ -3,6 +3,7 @@ cards that never move, one card a tap, one undo history, messages in view."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -42,6 +43,19 @@ def open_game(browser: Any, table: Table, viewport: dict[str, int]) -> Table:
 
 def boxes(table: Table) -> list[list[Any]]:
     return list(table.page.evaluate(BOXES))
+
+
+def settled_boxes(table: Table) -> list[list[Any]]:
+    """The cards' boxes once the layout has stopped moving (after a resize
+    Flutter lays the page out again, later on a loaded machine)."""
+    last = boxes(table)
+    for _ in range(50):
+        time.sleep(0.2)
+        now = boxes(table)
+        if now == last:
+            return now
+        last = now
+    return last
 
 
 def layout_size(table: Table, game_id: str) -> int:
@@ -102,7 +116,7 @@ def test_every_card_in_view_and_still(table: Table, browser: Any, game: Any) -> 
                 assert in_view(box_of(phone, f"seat-{name}"), viewport), name
         phone.shot(f"grid-{game.slug}")
         cards = plan_trick(table.server, game_id)
-        before = boxes(phone)
+        before = settled_boxes(phone)
         phone.tap_card(cards[0])
         after = boxes(phone)
         assert len(after) == len(before)
