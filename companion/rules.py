@@ -117,6 +117,11 @@ CASE_TRUST = 0.3
 # A number typed with its sign (-4) is read as the reference writes one.
 _SIGNED = re.compile(r"(?<![0-9a-z])[-−]\s?([0-9])")
 MINUS = {"en": "minus ", "ja": "マイナス"}
+
+
+def _signed_in_words(text: str, lang: str) -> str:
+    """``text`` with each signed number as the reference writes it ("minus 2")."""
+    return _SIGNED.sub(lambda m: f" {MINUS[lang]}{m.group(1)}", text)
 # A word only the story before a question uses counts for this share.
 STORY_TRUST = 0.3
 
@@ -719,8 +724,10 @@ def _name_pattern(name: str) -> str:
 
 
 @cache
-def _name_patterns() -> list[tuple[re.Pattern[str], str]]:
-    """Every game name of both languages, longest first so the fullest wins."""
+def _name_patterns() -> list[tuple[re.Pattern[str], re.Pattern[str], str]]:
+    """Every game name of both languages, longest first so the fullest wins:
+    as written, and as set aside ("cursed, not cursed tricks"), which names the
+    game the question is not about."""
     names = {
         (name, slug)
         for by_slug in _game_names().values()
@@ -728,16 +735,13 @@ def _name_patterns() -> list[tuple[re.Pattern[str], str]]:
         for name in names
     }
     ordered = sorted(names, key=lambda pair: -len(_normalise(pair[0])))
-    return [(re.compile(_name_pattern(name)), slug) for name, slug in ordered]
-
-
-@cache
-def _set_aside_patterns() -> list[re.Pattern[str]]:
-    """Each name as set aside ("cursed, not cursed tricks"): it names the game
-    the question is not about."""
     return [
-        re.compile(rf"\bnot (?:the )?(?:{pattern.pattern})")
-        for pattern, _ in _name_patterns()
+        (
+            re.compile(_name_pattern(name)),
+            re.compile(rf"\bnot (?:the )?(?:{_name_pattern(name)})"),
+            slug,
+        )
+        for name, slug in ordered
     ]
 
 
@@ -778,9 +782,7 @@ def read_game(query: str) -> tuple[str | None, str]:
             if count:
                 found.add(slug)
     text = _normalise(text)
-    for set_aside, (pattern, slug) in zip(
-        _set_aside_patterns(), _name_patterns(), strict=True
-    ):
+    for pattern, set_aside, slug in _name_patterns():
         text = set_aside.sub(" ", text)
         text, count = pattern.subn(" ", text)
         if count:
@@ -929,7 +931,7 @@ def _read(
     query: str, lang: str, game: str | None, described: bool = True
 ) -> _Question:
     index = _index(lang)
-    query = _SIGNED.sub(lambda m: f" {MINUS[lang]}{m.group(1)}", query)
+    query = _signed_in_words(query, lang)
     query = _said_not(lang).sub(" ", unicodedata.normalize("NFKC", query))
     spelled = _spelled(query)
     named, rest = read_game(spelled)
@@ -1221,7 +1223,7 @@ def find(
     if not found:
         return []
     votes = (taught or _recall(lang)).votes(_reading(question))
-    said = _said(query, lang)
+    said = _said(query, lang)  # the cases it names, for the votes and the order
     votes = {
         key: vote * (UNNAMED_CASE_VOTE if _unnamed_case(key, said, lang) else 1.0)
         for key, vote in votes.items()
@@ -1248,7 +1250,7 @@ def find(
         ),
         key=lambda m: -m.score,
     )
-    ranked = _case_first(ranked, query, lang)
+    ranked = _case_first(ranked, said)
     if question.game is None:
         ranked = _each_game_first(ranked)
     return ranked[:limit]
@@ -1270,7 +1272,7 @@ def _said(query: str, lang: str = "en") -> tuple[frozenset[str], str]:
     without what it says is not the case ("no ties")."""
     text = _said_not(lang).sub(" ", unicodedata.normalize("NFKC", query))
     # "-2" names a number below zero as plainly as "minus 2" does.
-    text = _SIGNED.sub(lambda m: f" {MINUS[lang]}{m.group(1)}", text)
+    text = _signed_in_words(text, lang)
     flat = _normalise(text) + " " + _normalise(_spelled(text))
     return frozenset(tokens(text)) | frozenset(tokens(_spelled(text))), flat
 
@@ -1314,7 +1316,7 @@ def _has(words: str, terms: frozenset[str], text: str) -> bool:
     return whole.search(text) is not None
 
 
-def _case_first(ranked: list[Match], query: str, lang: str) -> list[Match]:
+def _case_first(ranked: list[Match], said: tuple[frozenset[str], str]) -> list[Match]:
     """``ranked`` with each Q&A whose case is named moved before its topics.
 
     A topic covers its Q&As' cases in general, so it shares their words and
@@ -1322,7 +1324,6 @@ def _case_first(ranked: list[Match], query: str, lang: str) -> list[Match]:
     line is the answer.
     """
     out = list(ranked)
-    said: tuple[frozenset[str], str] | None = None
     for match in ranked:
         e = match.entry
         if not e.about:
@@ -1332,11 +1333,7 @@ def _case_first(ranked: list[Match], query: str, lang: str) -> list[Match]:
             i for i, m in enumerate(out[:at])
             if m.entry.game == e.game and m.entry.id in e.about
         ]
-        if not topics:
-            continue
-        # Read only when a Q&A sits below its topic.
-        said = said or _said(query, lang)
-        if names_case(e, said):
+        if topics and names_case(e, said):
             out.insert(topics[0], out.pop(at))
     return out
 

@@ -9,14 +9,15 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 COMPANION = ROOT / ".venv" / "bin" / "companion"
 SCREENSHOTS = ROOT / "screenshots"
@@ -218,14 +219,22 @@ class Table:
         )
 
     def settle(self, node: Any, timeout: float = 3) -> None:
+        self.steady(node.bounding_box, timeout)
+
+    def steady(
+        self, read: Callable[[], T], timeout: float = 3, step: float = 0.05
+    ) -> T:
+        """What ``read`` gives once two readings ``step`` apart agree (the
+        page has stopped moving), or its last reading at ``timeout``."""
         deadline = time.monotonic() + timeout
-        last = node.bounding_box()
+        last = read()
         while time.monotonic() < deadline:
-            time.sleep(0.05)
-            box = node.bounding_box()
-            if box == last:
-                return
-            last = box
+            time.sleep(step)
+            now = read()
+            if now == last:
+                return now
+            last = now
+        return last
 
     def text(self, identifier: str) -> str:
         return str(self.wait(identifier).text_content() or "").strip()

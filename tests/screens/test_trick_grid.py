@@ -3,7 +3,6 @@ cards that never move, one card a tap, one undo history, messages in view."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -43,19 +42,6 @@ def open_game(browser: Any, table: Table, viewport: dict[str, int]) -> Table:
 
 def boxes(table: Table) -> list[list[Any]]:
     return list(table.page.evaluate(BOXES))
-
-
-def settled_boxes(table: Table) -> list[list[Any]]:
-    """The cards' boxes once the layout has stopped moving (after a resize
-    Flutter lays the page out again, later on a loaded machine)."""
-    last = boxes(table)
-    for _ in range(50):
-        time.sleep(0.2)
-        now = boxes(table)
-        if now == last:
-            return now
-        last = now
-    return last
 
 
 def layout_size(table: Table, game_id: str) -> int:
@@ -116,7 +102,9 @@ def test_every_card_in_view_and_still(table: Table, browser: Any, game: Any) -> 
                 assert in_view(box_of(phone, f"seat-{name}"), viewport), name
         phone.shot(f"grid-{game.slug}")
         cards = plan_trick(table.server, game_id)
-        before = settled_boxes(phone)
+        # After a resize Flutter lays the page out again, later on a loaded
+        # machine: the cards' places are read once they have stopped moving.
+        before = phone.steady(lambda: boxes(phone), timeout=10, step=0.2)
         phone.tap_card(cards[0])
         after = boxes(phone)
         assert len(after) == len(before)
