@@ -160,6 +160,8 @@ class Match:
     terms: frozenset[str]
     cover: float = 1.0
     vote: float = 0.0
+    # The part of a question of two parts that this result answers.
+    asked: str = ""
 
 
 class UnknownLanguage(ValueError):
@@ -1206,8 +1208,76 @@ def find(
     query does. The questions taught (``taught``, all of them unless given)
     vote for the entries that answered questions like it. A Q&A whose case
     the question names comes before the topics it is about; with no game
-    chosen or named, each game's best answer comes before the rest.
+    chosen or named, each game's best answer comes before the rest. A question
+    that asks two things ("do we finish the hand? and what do they score")
+    has the answer to each part among the first, marked with its part.
     """
+    ranked = _find(query, lang, game, limit, taught)
+    asked = parts(query, lang)
+    if len(asked) < 2 or not answers(ranked, lang):
+        return ranked
+    # The parts of one question are about one game: the one the whole reads.
+    within = game or ranked[0].entry.game
+    leading = [ranked[0]]
+    for part in asked:
+        found = _find(part, lang, within, 1, taught)
+        if not answers(found, lang):
+            continue
+        shown = next(
+            (i for i, m in enumerate(leading) if m.entry == found[0].entry), None
+        )
+        if shown is None:
+            leading.append(replace(found[0], asked=part))
+        elif not leading[shown].asked:
+            leading[shown] = replace(leading[shown], asked=part)
+    if len(leading) < 2:
+        return ranked
+    first = {m.entry for m in leading}
+    return (leading + [m for m in ranked if m.entry not in first])[:limit]
+
+
+# Where a question asks its next part: after a question mark, or at "and"
+# (also, plus) before the words that open a question ("... and who wins").
+_NEXT_PART = {
+    "en": re.compile(
+        r"(?<=\?)\s+|[,;]?\s+(?:and|also|plus)\s+(?=(?:who|whos|what|whats|how|does"
+        r"|do|can|is|which|where|when|should|must|will|did|are|am|if)\b)",
+        re.IGNORECASE,
+    ),
+    "ja": re.compile(r"(?<=[？?])"),
+}
+# A piece shorter than this ("right?", 「右？」) belongs to the part before it.
+PART_LENGTH = {"en": 2, "ja": 3}
+
+
+def parts(query: str, lang: str = "en") -> list[str]:
+    """The parts of a question that asks more than one thing, as typed."""
+    found: list[str] = []
+    for piece in _NEXT_PART[lang].split(query):
+        piece = _JOINING.sub("", piece.strip())
+        if not piece:
+            continue
+        size = len(_WORD_CHARS.findall(piece)) if lang == "ja" else len(piece.split())
+        if found and size < PART_LENGTH[lang]:
+            found[-1] = f"{found[-1]} {piece}"
+        else:
+            found.append(piece)
+    return found
+
+
+_WORD_CHARS = re.compile(r"[0-9A-Za-z\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff々ー]")
+# The word that joined a part to the one before it is not part of it.
+_JOINING = re.compile(r"^(?:and|also|plus)\s+", re.IGNORECASE)
+
+
+def _find(
+    query: str,
+    lang: str,
+    game: str | None,
+    limit: int,
+    taught: Recall | None,
+) -> list[Match]:
+    """``find`` for the question as a whole."""
     index = _index(lang)
     question = _read(query, lang, game)
     if not question.groups:
@@ -1568,8 +1638,10 @@ def print_matches(
 
     One "<slug>\t<title>\t<answer>" line per match, or with ``as_json`` a
     list of {"game", "id", "title", "answer", "score", "source", "ruling",
-    "closest"}. When no entry answers the question well, the entries found
-    are the closest: standard error says so first and each is marked
+    "closest", "asked"} ("asked": the part of a question of two parts that a
+    match answers, else null); as text, such a match's line ends with it.
+    When no entry answers the question well, the entries found are the
+    closest: standard error says so first and each is marked
     ``"closest": true``. Returns the exit status: 0 when an entry answers,
     1 when none does (and ``[]`` in JSON when nothing matches at all).
     """
@@ -1586,6 +1658,7 @@ def print_matches(
                 "source": m.entry.source or None,
                 "ruling": m.entry.ruling or None,
                 "closest": not answered,
+                "asked": m.asked or None,
             }
             for m in found
         ]
@@ -1599,5 +1672,6 @@ def print_matches(
 
         err.write(text("rules.no-answer", lang) + "\n")
     for m in found:
-        out.write(f"{m.entry.game}\t{m.entry.title}\t{shown_answer(m.entry, lang)}\n")
+        line = f"{m.entry.game}\t{m.entry.title}\t{shown_answer(m.entry, lang)}"
+        out.write(f"{line}\t{m.asked}\n" if m.asked else f"{line}\n")
     return 0 if answered else 1

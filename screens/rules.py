@@ -173,6 +173,7 @@ class Rules:
                 [
                     ft.Column(
                         [
+                            *self.asked_mark(match),
                             ft.Text(
                                 self.app.t(f"game.{entry.game}"),
                                 size=12,
@@ -202,6 +203,18 @@ class Rules:
             on_click=ui.guarded(lambda: self.open(entry)),
         )
         return ui.tagged(f"rule-{entry.game}-{entry.id}", box)
+
+    def asked_mark(self, match: rules.Match) -> list[ft.Control]:
+        """Above a result, the part of a question of two parts it answers."""
+        if not match.asked:
+            return []
+        label = ft.Text(
+            self.app.t("rules.asked", part=match.asked),
+            size=12,
+            italic=True,
+            color=ft.Colors.ON_SURFACE_VARIANT,
+        )
+        return [ui.tagged(f"asked-{match.entry.game}-{match.entry.id}", label)]
 
     def ruling_mark(self, entry: rules.Entry) -> list[ft.Control]:
         """Under a result, that its line is the app's ruling, not the rulebook's."""

@@ -92,7 +92,7 @@ ENGLISH = [
     ("my cubes are level which track drops", "trick-runaway", {"q-cubes-level"}),
     ("flip life card black side", "trick-runaway", {"round-end", "out-of-round"}),
     ("discards count", "trick-runaway", {"counting-cards", "q-discard"}),
-    ("neutralize spell", "cursed", {"spells"}),
+    ("neutralize spell", "cursed", {"spells", "q-neutralize"}),
     ("ruined fortune can't move", "cursed", {"ruined"}),
     ("devastated", "cursed", {"ruined"}),
     ("altar of tyche sacrifice", "cursed", {"sacrifices"}),
@@ -145,7 +145,7 @@ JAPANESE = [
     ("ライフカードを裏返す", "trick-runaway", {"round-end"}),
     ("捨て札", "trick-runaway", {"counting-cards"}),
     ("ランクが0未満", "trick-runaway", {"q-rank-below-zero"}),
-    ("中和", "cursed", {"spells"}),
+    ("中和", "cursed", {"spells", "q-neutralize"}),
     ("破滅した運勢", "cursed", {"ruined"}),
     ("テュケーの祭壇", "cursed", {"sacrifices"}),
     ("運勢が全部呪い", "cursed", {"elimination"}),
@@ -976,12 +976,65 @@ def test_cli_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     rows = json.loads(capsys.readouterr().out)
     assert rows[0]["game"] == "cursed" and rows[0]["id"] == "double-curse"
     assert set(rows[0]) == {
-        "game", "id", "title", "answer", "score", "source", "ruling", "closest"
+        "game", "id", "title", "answer", "score", "source", "ruling", "closest",
+        "asked",
     }
     assert rows[0]["source"] and rows[0]["ruling"] is None
-    assert not rows[0]["closest"]
+    assert not rows[0]["closest"] and rows[0]["asked"] is None
     scores = [r["score"] for r in rows]
     assert scores == sorted(scores, reverse=True)
+
+
+# --- Questions that ask two things ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "lang", "expected"),
+    [
+        ("who wins", "en", ["who wins"]),
+        ("is it one round or do we play several", "en",
+         ["is it one round or do we play several"]),
+        ("do we finish the hand? and what do they score", "en",
+         ["do we finish the hand?", "what do they score"]),
+        ("what happens to them and who wins", "en",
+         ["what happens to them", "who wins"]),
+        ("we pass 2 to the left right? before the gift?", "en",
+         ["we pass 2 to the left right?", "before the gift?"]),
+        ("4人だと何枚ずつ配るの？余りは？", "ja",
+         ["4人だと何枚ずつ配るの？", "余りは？"]),
+        ("2枚渡すのって左？右？", "ja", ["2枚渡すのって左？ 右？"]),
+    ],
+)
+def test_a_question_is_read_in_its_parts(
+    query: str, lang: str, expected: list[str]
+) -> None:
+    assert rules.parts(query, lang) == expected
+
+
+def test_each_part_of_a_question_has_its_answer_first() -> None:
+    found = rules.find(
+        "someone took a 3rd curse, do we finish the hand? and what do they score",
+        game="cursed-tricks",
+    )
+    first = {(m.entry.id, m.asked) for m in found[:2]}
+    assert first == {
+        ("round-end", "someone took a 3rd curse, do we finish the hand?"),
+        ("scoring", "what do they score"),
+    }
+    assert not any(m.asked for m in found[2:])
+    # A question of one part is answered as before, with no part marked.
+    assert not any(m.asked for m in rules.find("who wins", game="wolf-x-trick"))
+
+
+def test_cli_shows_the_part_each_answer_is_for(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    question = "4人だと何枚ずつ配るの？余りは？"
+    command = ["rules", "--json", "--lang", "ja", "--game", "cursed-tricks"]
+    assert main([*command, question]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    asked = {row["asked"] for row in rows[:2]}
+    assert asked == {"4人だと何枚ずつ配るの？", "余りは？"}
 
 
 def test_cli_json_with_no_match(capsys: pytest.CaptureFixture[str]) -> None:

@@ -186,3 +186,27 @@ def test_no_answer_is_said_first_and_a_ruling_is_said_as_one(table: Table) -> No
     source = rules.entry("black-hearts", "two-oclock").source
     table.wait_text("rule-source", f"From: {source}")
     assert not table.has("rule-ruling")
+
+
+def test_a_question_of_two_parts_has_an_answer_for_each(table: Table) -> None:
+    table.tap("rules")
+    table.wait("rules-search")
+    query = (
+        "cursed tricks: someone took a 3rd curse, do we finish the hand?"
+        " and what does the player with no tricks score"
+    )
+    table.type_into("rules-search", query)
+    table.wait("asked-cursed-tricks-round-end")
+    # Each part's answer is among the first two, marked with the part it answers.
+    table.wait_until(
+        lambda: set(shown_results(table)[:2])
+        == {"cursed-tricks/round-end", "cursed-tricks/scoring"}
+    )
+    table.wait_text(
+        "asked-cursed-tricks-round-end",
+        "For “cursed tricks: someone took a 3rd curse, do we finish the hand?”",
+    )
+    table.wait_text(
+        "asked-cursed-tricks-scoring", "For “what does the player with no tricks score”"
+    )
+    table.shot("rules-two-parts")
