@@ -211,7 +211,7 @@ def test_both_languages_have_exactly_the_same_entries(slug: str) -> None:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_each_game_answers_the_spec_rulings(slug: str) -> None:
     questions = [e for e in _raw("en", slug) if str(e["id"]).startswith("q-")]
-    assert 6 <= len(questions) <= 16
+    assert 6 <= len(questions) <= 20
 
 
 @pytest.mark.parametrize("lang", rules.LANGUAGES)
@@ -1082,10 +1082,10 @@ def _unanswered(lang: str) -> list[dict[str, str | None]]:
 def test_cli_marks_the_closest_when_no_entry_answers(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["rules", "--json", "when do you draw cards in CURSED!"]) == 1
+    assert main(["rules", "--json", "is there a time limit for a turn in CURSED!"]) == 1
     rows = json.loads(capsys.readouterr().out)
     assert rows and all(row["closest"] for row in rows)
-    assert main(["rules", "when do you draw cards in CURSED!"]) == 1
+    assert main(["rules", "is there a time limit for a turn in CURSED!"]) == 1
     said = capsys.readouterr()
     assert said.err.startswith("No entry answers that.") and said.out
 

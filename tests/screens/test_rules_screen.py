@@ -152,13 +152,13 @@ def test_a_past_games_reason_opens_its_rule(table: Table) -> None:
 def test_no_answer_is_said_first_and_a_ruling_is_said_as_one(table: Table) -> None:
     table.tap("rules")
     table.wait("rules-search")
-    table.type_into("rules-search", "when do you draw cards in CURSED!")
+    table.type_into("rules-search", "is there a time limit for a turn in CURSED!")
     note = table.wait("rules-no-answer")
     table.wait_text("rules-no-answer", "No entry answers that. Closest:")
     # Said above the closest entries, in view on a phone without scrolling.
     box = note.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 740
-    first_row = table.node("rule-cursed-setup").bounding_box()
+    first_row = table.node("rule-cursed-q-turn").bounding_box()
     assert first_row is not None and box["y"] < first_row["y"]
     table.shot("rules-no-answer")
 
