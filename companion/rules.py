@@ -1214,11 +1214,12 @@ def find(
     """
     ranked = _find(query, lang, game, limit, taught)
     asked = parts(query, lang)
-    if len(asked) < 2 or not answers(ranked, lang):
+    if len(asked) < 2 or not ranked:
         return ranked
     # The parts of one question are about one game: the one the whole reads.
     within = game or ranked[0].entry.game
-    leading = [ranked[0]]
+    # A whole the search is unsure of may still have parts it answers well.
+    leading = [ranked[0]] if answers(ranked, lang) else []
     for part in asked:
         found = _find(part, lang, within, 1, taught)
         if not answers(found, lang):
@@ -1230,7 +1231,7 @@ def find(
             leading.append(replace(found[0], asked=part))
         elif not leading[shown].asked:
             leading[shown] = replace(leading[shown], asked=part)
-    if len(leading) < 2:
+    if not leading or leading == [ranked[0]]:
         return ranked
     first = {m.entry for m in leading}
     return (leading + [m for m in ranked if m.entry not in first])[:limit]
