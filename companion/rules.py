@@ -1087,6 +1087,9 @@ _DESCRIBED = {
         r"((?:[a-z0-9'-]+ ){0,3})(?:game|one|taker) "
         r"(?:where|with|that|in which|when|were)\b"
         r"((?:(?! [-–—] )[^,?.;:])*)(?:[,.;:]| [-–—] )"
+        # ... or set off on its own: "cursd, the five fortunes card game: ..."
+        r"|^\s*(?:[a-z!']+,\s*)?(?:in |for |playing )?(?:the|that|this) "
+        r"((?:[a-z0-9'-]+ ){1,4})(?:game|one)\s*(?:[,:;]| [-–—] )"
     ),
     "ja": re.compile(
         r"^\s*([^、。？?!！]{2,}?)(?:やつ|げーむ|とりて|とりっくている?んぐ)(?:の?げーむ)?(?:で|では)?[、,\s]*"
@@ -1097,12 +1100,13 @@ _DESCRIBED = {
 _DESCRIPTION_AFTER_NAME = re.compile(
     r"^\s*(?:where|with|that|in which|when)\b"
     r"(?:(?! [-–—] )[^,?.;:])*(?:[,.;:]| [-–—] )"
+    r"|^\s*,?\s*(?:the|that|this) (?:[a-z0-9'-]+ ){1,4}(?:game|one)\s*(?:[,:;]| [-–—] )"
 )
 # A name told more plainly in brackets ("cursed (the one with the altar)",
 # "カースド（祭壇のやつ）"): it says which game, not what is asked.
 _NAME_ASIDE = re.compile(
     r"\((?:the |that )?(?:one|game|[a-z]+ game|[a-z]+ card one)\b[^)]*\)"
-    r"|\([^)]*(?:やつ|げーむ|ほう)\)"
+    r"|\([^)]*\b(?:game|one)\)|\([^)]*(?:やつ|げーむ|ほう)\)"
 )
 # How far the described game must lead the next, on its words and its best
 # entry together, and how much evidence its words need at least (a game's own
