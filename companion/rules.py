@@ -930,7 +930,11 @@ _DEFINITION = re.compile(
 
 
 def _read(
-    query: str, lang: str, game: str | None, described: bool = True
+    query: str,
+    lang: str,
+    game: str | None,
+    described: bool = True,
+    asking: str | None = None,
 ) -> _Question:
     index = _index(lang)
     query = _signed_in_words(query, lang)
@@ -971,7 +975,8 @@ def _read(
         if w not in grammar
     ]
     defines = _DEFINITION.search(_normalise(query)) is not None
-    return _Question(game or named, _ask_first(groups, query, lang), mended, defines)
+    groups = _ask_first(groups, query, lang, asking)
+    return _Question(game or named, groups, mended, defines)
 
 
 # Where a sentence ends, and what marks the one that asks, in each language.
@@ -988,7 +993,7 @@ _ASKING = {
 
 
 def _ask_first(
-    groups: list[dict[str, float]], query: str, lang: str
+    groups: list[dict[str, float]], query: str, lang: str, asking: str | None = None
 ) -> list[dict[str, float]]:
     """``groups`` with the words only the story uses weighing less.
 
@@ -998,18 +1003,23 @@ def _ask_first(
     first for 9 and 3 more of 90 questions.
     """
     text = _normalise(query)
-    sentences = [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
-    if len(sentences) < 2:
-        return groups
-    asking = next(
-        (at for at in range(len(sentences) - 1, -1, -1)
-         if _ASKING[lang].search(sentences[at])),
-        None,
-    )
-    if asking is None:
-        return groups
-    ask = sentences[asking]
-    story = " ".join(sentences[:asking] + sentences[asking + 1 :])
+    if asking is not None:
+        # One part of a question of several: the rest tells its case.
+        ask = _normalise(asking)
+        story = text.replace(ask, " ", 1)
+    else:
+        sentences = [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+        if len(sentences) < 2:
+            return groups
+        at = next(
+            (at for at in range(len(sentences) - 1, -1, -1)
+             if _ASKING[lang].search(sentences[at])),
+            None,
+        )
+        if at is None:
+            return groups
+        ask = sentences[at]
+        story = " ".join(sentences[:at] + sentences[at + 1 :])
     if _CJK.search(ask):
         asked = set(_tokens(_spelled(ask))) | _stems(_spelled(ask))
     else:
@@ -1214,7 +1224,9 @@ def find(
     the question names comes before the topics it is about; with no game
     chosen or named, each game's best answer comes before the rest. A question
     that asks two things ("do we finish the hand? and what do they score")
-    has the answer to each part among the first, marked with its part.
+    has the answer to each part first, in the order asked and marked with its
+    part: each part is looked up as the whole question, asking that part with
+    the rest as its story.
     """
     ranked = _find(query, lang, game, limit, taught)
     asked = parts(query, lang)
@@ -1225,7 +1237,7 @@ def find(
     # A whole the search is unsure of may still have parts it answers well.
     leading = [ranked[0]] if answers(ranked, lang) else []
     for part in asked:
-        found = _find(part, lang, within, 1, taught)
+        found = _find(query, lang, within, 1, taught, asking=part)
         if not answers(found, lang):
             continue
         shown = next(
@@ -1237,6 +1249,10 @@ def find(
             leading[shown] = replace(leading[shown], asked=part)
     if not leading or leading == [ranked[0]]:
         return ranked
+    # Read in the order asked; a first answer to no part comes after them.
+    leading = [m for part in asked for m in leading if m.asked == part] + [
+        m for m in leading if not m.asked
+    ]
     first = {m.entry for m in leading}
     return (leading + [m for m in ranked if m.entry not in first])[:limit]
 
@@ -1253,6 +1269,12 @@ _NEXT_PART = {
 }
 # A piece shorter than this ("right?", 「右？」) belongs to the part before it.
 PART_LENGTH = {"en": 2, "ja": 3}
+TAG_LENGTH = 3
+_ASKING_WORD = re.compile(
+    r"(?:who|whos|what|whats|how|does|do|can|is|isnt|which|where|when|why|should"
+    r"|must|will|did|am|are|if|and)\b",
+    re.IGNORECASE,
+)
 
 
 def parts(query: str, lang: str = "en") -> list[str]:
@@ -1263,7 +1285,9 @@ def parts(query: str, lang: str = "en") -> list[str]:
         if not piece:
             continue
         size = len(_WORD_CHARS.findall(piece)) if lang == "ja" else len(piece.split())
-        if found and size < PART_LENGTH[lang]:
+        # A few words that do not open a question ("all 6?") add to the last.
+        tag = lang == "en" and size < TAG_LENGTH and not _ASKING_WORD.match(piece)
+        if found and (size < PART_LENGTH[lang] or tag):
             found[-1] = f"{found[-1]} {piece}"
         else:
             found.append(piece)
@@ -1281,10 +1305,11 @@ def _find(
     game: str | None,
     limit: int,
     taught: Recall | None,
+    asking: str | None = None,
 ) -> list[Match]:
-    """``find`` for the question as a whole."""
+    """``find`` for the question as a whole, or for the part of it ``asking``."""
     index = _index(lang)
-    question = _read(query, lang, game)
+    question = _read(query, lang, game, asking=asking)
     if not question.groups:
         return []
     fit = _game_fit(question, index) if question.game is None else {}

@@ -1000,6 +1000,8 @@ def test_cli_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
          ["what happens to them", "who wins"]),
         ("we pass 2 to the left right? before the gift?", "en",
          ["we pass 2 to the left right?", "before the gift?"]),
+        ("which blue cards do we use? all 6?", "en",
+         ["which blue cards do we use? all 6?"]),
         ("4人だと何枚ずつ配るの？余りは？", "ja",
          ["4人だと何枚ずつ配るの？", "余りは？"]),
         ("2枚渡すのって左？右？", "ja", ["2枚渡すのって左？ 右？"]),
@@ -1011,30 +1013,41 @@ def test_a_question_is_read_in_its_parts(
     assert rules.parts(query, lang) == expected
 
 
+TWO_PARTS = (
+    "someone took a 3rd curse, do we finish the hand?",
+    "what does the player with no tricks score",
+)
+
+
 def test_each_part_of_a_question_has_its_answer_first() -> None:
-    found = rules.find(
-        "someone took a 3rd curse, do we finish the hand? and what do they score",
-        game="cursed-tricks",
-    )
-    first = {(m.entry.id, m.asked) for m in found[:2]}
-    assert first == {
-        ("round-end", "someone took a 3rd curse, do we finish the hand?"),
-        ("scoring", "what do they score"),
-    }
+    found = rules.find(" and ".join(TWO_PARTS), game="cursed-tricks")
+    # In the order asked, each under its part.
+    assert [(m.entry.id, m.asked) for m in found[:2]] == [
+        ("round-end", TWO_PARTS[0]),
+        ("scoring", TWO_PARTS[1]),
+    ]
     assert not any(m.asked for m in found[2:])
     # A question of one part is answered as before, with no part marked.
     assert not any(m.asked for m in rules.find("who wins", game="wolf-x-trick"))
 
 
+def test_a_part_is_read_with_the_rest_of_its_question() -> None:
+    # "round 2?" alone would be any round-2 rule; with its question it is the
+    # lead, which the first answer already gives: no second line.
+    found = rules.find(
+        "who leads the first round? and who leads round 2?", game="trick-runaway"
+    )
+    assert found[0].entry.id == "first-lead"
+    assert not any(m.asked for m in found[1:])
+
+
 def test_cli_shows_the_part_each_answer_is_for(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    question = "4人だと何枚ずつ配るの？余りは？"
-    command = ["rules", "--json", "--lang", "ja", "--game", "cursed-tricks"]
-    assert main([*command, question]) == 0
+    command = ["rules", "--json", "--game", "cursed-tricks"]
+    assert main([*command, " and ".join(TWO_PARTS)]) == 0
     rows = json.loads(capsys.readouterr().out)
-    asked = {row["asked"] for row in rows[:2]}
-    assert asked == {"4人だと何枚ずつ配るの？", "余りは？"}
+    assert [row["asked"] for row in rows[:3]] == [*TWO_PARTS, None]
 
 
 def test_cli_json_with_no_match(capsys: pytest.CaptureFixture[str]) -> None:
