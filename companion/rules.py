@@ -1478,14 +1478,15 @@ def _each_game_first(ranked: list[Match]) -> list[Match]:
 # How sure the search must be that its first entry answers the question: the
 # share of the question's words it holds, or the votes of like questions
 # asked before. Chosen on questions the search was never tuned on: the
-# held-out sets (answered) and data/rules/unanswered (nothing answers), one
-# set left out at a time, catching as many unanswered questions as possible
-# while a right first answer is called "no answer" at most 1 % of the time.
-# Left out in turn, that flags 0.6 % (en) and 0.6 % (ja) of right first
-# answers and catches 25 of 64 and 29 of 56 unanswered questions (in Japanese
-# a vote of 0.7 catches two more, but flagged two right answers of a fresh set).
-ANSWER_COVER = {"en": 0.65, "ja": 0.5}
-ANSWER_VOTE = {"en": 0.8, "ja": 0.65}
+# held-out sets 13 to 47 (answered), each with only the sets before it taught,
+# and data/rules/unanswered (nothing answers), catching as many unanswered
+# questions as possible while a right first answer is called "no answer" at
+# most 1 % of the time. That flags 1.0 % (en) and 0.9 % (ja) of right first
+# answers and catches 14 of 53 and 14 of 56 unanswered questions; the
+# thresholds before (0.65 / 0.8 in English, 0.5 / 0.65 in Japanese) had
+# drifted to flag 2.1 % of right answers in both.
+ANSWER_COVER = {"en": 0.55, "ja": 0.5}
+ANSWER_VOTE = {"en": 0.7, "ja": 0.5}
 
 
 def answers(found: list[Match], lang: str = "en") -> bool:

@@ -1105,17 +1105,19 @@ def test_cli_marks_the_closest_when_no_entry_answers(
 
 @pytest.mark.parametrize("lang", rules.LANGUAGES)
 def test_questions_nothing_answers_are_mostly_told_so(lang: str) -> None:
-    # The threshold was chosen with one set left out at a time; with every set
-    # it catches about two in five of the questions nothing answers (fewer
-    # than the first forty: the later ones often ask two things, one of which
-    # an entry answers, or ask the numbers for a player count the rules skip).
+    # The threshold keeps right first answers called "no answer" to 1 %; it
+    # then catches about one in four of the questions nothing answers. Those
+    # left are hard to tell: they often ask two things, one of which an entry
+    # answers, or ask near a rule ("can we play with jokers"). The questions
+    # players ask most that the rulebooks leave open (drawing cards in CURSED!,
+    # three players in Trick Runaway) have entries that say so.
     rows = _unanswered(lang)
     assert len(rows) >= 30
     told = sum(
         not rules.answers(rules.find(str(r["question"]), lang, r["game"], 3), lang)
         for r in rows
     )
-    assert told / len(rows) >= 0.35
+    assert told / len(rows) >= 0.25
 
 
 @pytest.mark.parametrize("lang", rules.LANGUAGES)
@@ -1129,7 +1131,7 @@ def test_a_right_first_answer_is_seldom_called_no_answer(lang: str) -> None:
             if found and f"{found[0].entry.game}/{found[0].entry.id}" in row.answers:
                 right += 1
                 flagged += not rules.answers(found, lang)
-    assert flagged / right <= 0.015
+    assert flagged / right <= 0.01
 
 
 def test_a_question_of_no_clear_game_shows_each_games_best_first() -> None:
