@@ -728,8 +728,8 @@ def _name_pattern(name: str) -> str:
 @cache
 def _name_patterns() -> list[tuple[re.Pattern[str], re.Pattern[str], str]]:
     """Every game name of both languages, longest first so the fullest wins:
-    as written, and as set aside ("cursed, not cursed tricks"), which names the
-    game the question is not about."""
+    as written, and as set aside ("cursed, not cursed tricks", 「呪いトリックじゃない
+    方」), which names the game the question is not about."""
     names = {
         (name, slug)
         for by_slug in _game_names().values()
@@ -740,7 +740,10 @@ def _name_patterns() -> list[tuple[re.Pattern[str], re.Pattern[str], str]]:
     return [
         (
             re.compile(_name_pattern(name)),
-            re.compile(rf"\bnot (?:the )?(?:{_name_pattern(name)})"),
+            re.compile(
+                rf"\bnot (?:the )?(?:{_name_pattern(name)})"
+                rf"|(?:{_name_pattern(name)})\s*(?:じゃない|ではない|でない|じゃなく|ではなく)"
+            ),
             slug,
         )
         for name, slug in ordered
@@ -1371,6 +1374,8 @@ def _said(query: str, lang: str = "en") -> tuple[frozenset[str], str]:
     """What a question says, to find a case in: its terms, and its text,
     without what it says is not the case ("no ties")."""
     text = _said_not(lang).sub(" ", unicodedata.normalize("NFKC", query))
+    # A name told more plainly ("(the 4 colour 1-14 one)") names no case.
+    text = _NAME_ASIDE.sub(" ", text)
     # "-2" names a number below zero as plainly as "minus 2" does.
     text = _signed_in_words(text, lang)
     flat = _normalise(text) + " " + _normalise(_spelled(text))
