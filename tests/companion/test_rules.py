@@ -81,7 +81,7 @@ ENGLISH = [
      {"q-three-player-suit"}),
     ("clubs led no second suit", "trick-runaway", {"q-clubs-led"}),
     ("rank below zero", "trick-runaway", {"q-rank-below-zero"}),
-    ("instant death space", "trick-runaway", {"damage"}),
+    ("instant death space", "trick-runaway", {"damage", "q-death-space"}),
     ("damage modifier printed number", "trick-runaway", {"damage"}),
     (
         "seventh curse completely eliminated",
@@ -138,7 +138,7 @@ JAPANESE = [
     ("4ラウンドで終わり", "cursed-tricks", {"game-end"}),
     ("3人のとき抜く色", "cursed-tricks", {"q-three-player-suit"}),
     ("クラブがリードされた", "trick-runaway", {"q-clubs-led"}),
-    ("即死", "trick-runaway", {"damage"}),
+    ("即死", "trick-runaway", {"damage", "q-death-space"}),
     ("ダメージの計算", "trick-runaway", {"damage"}),
     ("7回目の呪い", "trick-runaway", {"curses", "q-no-space-left"}),
     ("ダメージを受けた人の左", "trick-runaway", {"next-leader"}),
