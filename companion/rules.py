@@ -117,13 +117,13 @@ CASE_TRUST = 0.3
 # A number typed with its sign (-4) is read as the reference writes one.
 _SIGNED = re.compile(r"\s?(?<![0-9a-z])[-−]([0-9])")
 MINUS = {"en": "minus ", "ja": "マイナス"}
+# A word only the story before a question uses counts for this share.
+STORY_TRUST = 0.3
 
 
 def _signed_in_words(text: str, lang: str) -> str:
     """``text`` with each signed number as the reference writes it ("minus 2")."""
     return _SIGNED.sub(lambda m: f" {MINUS[lang]}{m.group(1)}", text)
-# A word only the story before a question uses counts for this share.
-STORY_TRUST = 0.3
 
 
 @dataclass(frozen=True)
@@ -877,6 +877,10 @@ class _Question:
     sequence: list[str]
     # "What is ...": asks what a thing is, which a topic tells better than a case.
     defines: bool = False
+    # The groups before the story was weighed, and the text they were read
+    # from: one part of the question is weighed again from them (``_asking``).
+    plain: tuple[dict[str, float], ...] = ()
+    text: str = ""
 
 
 def _groups(
@@ -933,11 +937,7 @@ _DEFINITION = re.compile(
 
 
 def _read(
-    query: str,
-    lang: str,
-    game: str | None,
-    described: bool = True,
-    asking: str | None = None,
+    query: str, lang: str, game: str | None, described: bool = True
 ) -> _Question:
     index = _index(lang)
     query = _signed_in_words(query, lang)
@@ -978,8 +978,16 @@ def _read(
         if w not in grammar
     ]
     defines = _DEFINITION.search(_normalise(query)) is not None
-    groups = _ask_first(groups, query, lang, asking)
-    return _Question(game or named, groups, mended, defines)
+    weighed = _ask_first(groups, query, lang)
+    return _Question(
+        game or named, weighed, mended, defines, tuple(groups), query
+    )
+
+
+def _asking(question: _Question, part: str, lang: str) -> _Question:
+    """``question`` read for one of its parts, the rest of it as the story."""
+    groups = _ask_first(list(question.plain), question.text, lang, part)
+    return replace(question, groups=groups)
 
 
 # Where a sentence ends, and what marks the one that asks, in each language.
@@ -1231,7 +1239,9 @@ def find(
     part: each part is looked up as the whole question, asking that part with
     the rest as its story.
     """
-    ranked = _find(query, lang, game, limit, taught)
+    question = _read(query, lang, game)
+    said = _said(query, lang)  # the cases it names, for the votes and the order
+    ranked = _rank(question, said, lang, limit, taught)
     asked = parts(query, lang)
     if len(asked) < 2 or not ranked:
         return ranked
@@ -1240,7 +1250,8 @@ def find(
     # A whole the search is unsure of may still have parts it answers well.
     leading = [ranked[0]] if answers(ranked, lang) else []
     for part in asked:
-        found = _find(query, lang, within, 1, taught, asking=part)
+        reading = replace(_asking(question, part, lang), game=within)
+        found = _rank(reading, said, lang, 1, taught)
         if not answers(found, lang):
             continue
         shown = next(
@@ -1260,24 +1271,30 @@ def find(
     return (leading + [m for m in ranked if m.entry not in first])[:limit]
 
 
+# The words that open an English question.
+_OPENING = (
+    "who|whos|what|whats|how|does|do|can|is|which|where|when|should|must|will"
+    "|did|are|am|if"
+)
 # Where a question asks its next part: after a question mark, or at "and"
 # (also, plus) before the words that open a question ("... and who wins").
 _NEXT_PART = {
     "en": re.compile(
-        r"(?<=\?)\s+|[,;]?\s+(?:and|also|plus)\s+(?=(?:who|whos|what|whats|how|does"
-        r"|do|can|is|which|where|when|should|must|will|did|are|am|if)\b)",
+        rf"(?<=\?)\s+|[,;]?\s+(?:and|also|plus)\s+(?=(?:{_OPENING})\b)",
         re.IGNORECASE,
     ),
     "ja": re.compile(r"(?<=[？?])"),
 }
-# A piece shorter than this ("right?", 「右？」) belongs to the part before it.
+# The word that joined a part to the one before it is not part of it.
+_JOINING = re.compile(r"^(?:and|also|plus)\s+", re.IGNORECASE)
+# A piece shorter than this ("right?", 「右？」) belongs to the part before it,
+# and so does an English one shorter than TAG_LENGTH words that opens no
+# question ("all 6?").
 PART_LENGTH = {"en": 2, "ja": 3}
 TAG_LENGTH = 3
-_ASKING_WORD = re.compile(
-    r"(?:who|whos|what|whats|how|does|do|can|is|isnt|which|where|when|why|should"
-    r"|must|will|did|am|are|if|and)\b",
-    re.IGNORECASE,
-)
+_ASKING_WORD = re.compile(rf"(?:{_OPENING}|isnt|why|and)\b", re.IGNORECASE)
+# What counts as a character of a Japanese piece's length.
+_WORD_CHARS = re.compile(r"[0-9A-Za-z\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff々ー]")
 
 
 def parts(query: str, lang: str = "en") -> list[str]:
@@ -1288,7 +1305,6 @@ def parts(query: str, lang: str = "en") -> list[str]:
         if not piece:
             continue
         size = len(_WORD_CHARS.findall(piece)) if lang == "ja" else len(piece.split())
-        # A few words that do not open a question ("all 6?") add to the last.
         tag = lang == "en" and size < TAG_LENGTH and not _ASKING_WORD.match(piece)
         if found and (size < PART_LENGTH[lang] or tag):
             found[-1] = f"{found[-1]} {piece}"
@@ -1297,22 +1313,16 @@ def parts(query: str, lang: str = "en") -> list[str]:
     return found
 
 
-_WORD_CHARS = re.compile(r"[0-9A-Za-z\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff々ー]")
-# The word that joined a part to the one before it is not part of it.
-_JOINING = re.compile(r"^(?:and|also|plus)\s+", re.IGNORECASE)
 
-
-def _find(
-    query: str,
+def _rank(
+    question: _Question,
+    said: tuple[frozenset[str], str],
     lang: str,
-    game: str | None,
     limit: int,
     taught: Recall | None,
-    asking: str | None = None,
 ) -> list[Match]:
-    """``find`` for the question as a whole, or for the part of it ``asking``."""
+    """The entries that fit ``question`` as read, best first."""
     index = _index(lang)
-    question = _read(query, lang, game, asking=asking)
     if not question.groups:
         return []
     fit = _game_fit(question, index) if question.game is None else {}
@@ -1326,7 +1336,6 @@ def _find(
     if not found:
         return []
     votes = (taught or _recall(lang)).votes(_reading(question))
-    said = _said(query, lang)  # the cases it names, for the votes and the order
     votes = {
         key: vote * (UNNAMED_CASE_VOTE if _unnamed_case(key, said, lang) else 1.0)
         for key, vote in votes.items()

@@ -208,13 +208,9 @@ class Rules:
         """Above a result, the part of a question of two parts it answers."""
         if not match.asked:
             return []
-        label = ft.Text(
-            self.app.t("rules.asked", part=match.asked),
-            size=12,
-            italic=True,
-            color=ft.Colors.ON_SURFACE_VARIANT,
-        )
-        return [ui.tagged(f"asked-{match.entry.game}-{match.entry.id}", label)]
+        entry = match.entry
+        text = self.app.t("rules.asked", part=match.asked)
+        return [mark(text, f"asked-{entry.game}-{entry.id}")]
 
     def ruling_mark(self, entry: rules.Entry) -> list[ft.Control]:
         """Under a result, that its line is the app's ruling, not the rulebook's."""
@@ -222,10 +218,7 @@ class Rules:
             return []
         # An entry resting on the rulebook too is the app's ruling only in part.
         key = "rules.ruling-part" if entry.source else "rules.ruling-label"
-        label = ft.Text(
-            self.app.t(key), size=12, italic=True, color=ft.Colors.ON_SURFACE_VARIANT
-        )
-        return [ui.tagged(f"ruling-{entry.game}-{entry.id}", label)]
+        return [mark(self.app.t(key), f"ruling-{entry.game}-{entry.id}")]
 
     def entry_part(self, entry: rules.Entry) -> ft.Control:
         t = self.app.t
@@ -299,6 +292,12 @@ class Rules:
             parts, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH
         )
         return ft.Container(column, width=READING_WIDTH if self.app.wide else None)
+
+
+def mark(text: str, identifier: str) -> ft.Control:
+    """A quiet note on a result: which part it answers, or that it is a ruling."""
+    label = ft.Text(text, size=12, italic=True, color=ft.Colors.ON_SURFACE_VARIANT)
+    return ui.tagged(identifier, label)
 
 
 def marked(text: str, terms: frozenset[str], **style: Any) -> ft.Text:
