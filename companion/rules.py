@@ -1122,6 +1122,9 @@ _DESCRIPTION_AFTER_NAME = re.compile(
     r"^\s*(?:where|with|that|in which|when)\b"
     r"(?:(?! [-–—] )[^,?.;:])*(?:[,.;:]| [-–—] )"
     r"|^\s*,?\s*(?:the|that|this) (?:[a-z0-9'-]+ ){1,4}(?:game|one)\s*(?:[,:;]| [-–—] )"
+    # ... or "the one with 5 fortunes and the altar - how many can play"
+    r"|^\s*,?\s*(?:the|that|this) (?:[a-z0-9'-]+ ){0,3}(?:game|one) "
+    r"(?:where|with|that|in which|when)\b(?:(?! [-–—] )[^,?.;:])*(?:[,.;:]| [-–—] )"
 )
 # A name told more plainly in brackets ("cursed (the one with the altar)",
 # "カースド（祭壇のやつ）"): it says which game, not what is asked.

@@ -683,13 +683,26 @@ def test_a_game_described_before_the_question_is_that_game(
     assert answer is None or found[0].id == answer
 
 
-def test_a_description_after_the_games_nickname_is_not_the_question() -> None:
-    found = rules.search(
-        "spell card game where each turn you do outgoing reflexive and sacrifice"
-        " - when is the game over",
-        taught=NOTHING_TAUGHT,
-    )
-    assert (found[0].game, found[0].id) == ("cursed", "game-end")
+@pytest.mark.parametrize(
+    ("query", "answer"),
+    [
+        (
+            "spell card game where each turn you do outgoing reflexive and sacrifice"
+            " - when is the game over",
+            "game-end",
+        ),
+        (
+            "CURSED! the one with 5 fortunes and the altar of tyche"
+            " - how many players can play",
+            "q-player-count",
+        ),
+    ],
+)
+def test_a_description_after_the_games_nickname_is_not_the_question(
+    query: str, answer: str
+) -> None:
+    found = rules.search(query, taught=NOTHING_TAUGHT)
+    assert (found[0].game, found[0].id) == ("cursed", answer)
 
 
 @pytest.mark.parametrize(
