@@ -948,6 +948,7 @@ def _read(
         named, rest = _described_game(rest, lang, index)
     elif named is not None:
         rest = _NAME_ASIDE.sub(" ", rest, count=1)
+        rest = _without_naming_asides(rest, _normalise(spelled), named)
         if lang == "en":
             rest = _DESCRIPTION_AFTER_NAME.sub("", rest, count=1) or rest
     words = _join_split_words(_tokens(rest), index)
@@ -1132,6 +1133,28 @@ _NAME_ASIDE = re.compile(
     r"\((?:the |that )?(?:one|game|[a-z]+ game|[a-z]+ card one)\b[^)]*\)"
     r"|\([^)]*\b(?:game|one)\)|\([^)]*(?:やつ|げーむ|ほう)\)"
 )
+# A bracket, or a description before the question, that held the game's name
+# ("(the spell card game with the altar)", "the altar of tyche spell game, ..."):
+# once the name is cut out, what is left of it still only says which game.
+_BRACKETED = re.compile(r"\([^)]*\)")
+_LEADING_DESCRIPTION = re.compile(
+    r"^\s*(?:in |for |playing )?(?:the|that|this) [^,:;?.()]*?(?:[,:;]| [-–—] )"
+)
+
+
+def _without_naming_asides(rest: str, text: str, named: str) -> str:
+    """``rest`` (``text`` with the game's name cut out) without the brackets
+    and the leading description that named the game."""
+    asides = list(_BRACKETED.finditer(rest))
+    for before, after in reversed(list(zip(_BRACKETED.finditer(text), asides))):
+        if read_game(before.group(0))[0] == named:
+            rest = rest[: after.start()] + " " + rest[after.end() :]
+    leading, told = _LEADING_DESCRIPTION.match(rest), _LEADING_DESCRIPTION.match(text)
+    if leading and told and read_game(told.group(0))[0] == named:
+        rest = rest[leading.end() :]
+    return rest
+
+
 # How far the described game must lead the next, on its words and its best
 # entry together, and how much evidence its words need at least (a game's own
 # word: "full moons", 祭壇, 帽子). A description often retells one rule ("you

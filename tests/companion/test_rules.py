@@ -745,6 +745,25 @@ def test_a_game_told_in_brackets_is_that_game(
     assert (found[0].game, found[0].id) == (game, answer)
 
 
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        (
+            "in Cursed! (the spell card game with the altar of tyche)"
+            " what does a neutralizing spell do",
+            "neutralizing spell",
+        ),
+        ("the altar of tyche spell game, when does it end", "when does it end"),
+        ("the lead card, who wins in black hearts", "the lead card who wins"),
+    ],
+)
+def test_what_held_the_games_name_is_not_the_question(query: str, words: str) -> None:
+    # "spell card game" is the name; what was around it only said which game.
+    read = rules._read(query, "en", None)
+    asked = {term for group in read.groups for term in group}
+    assert asked == {t for g in rules._read(words, "en", None).groups for t in g}
+
+
 def test_a_description_that_fits_no_one_game_narrows_nothing() -> None:
     for text, lang in [
         ("このげーむで1番強いかーど", "ja"),
