@@ -1145,8 +1145,9 @@ _LEADING_DESCRIPTION = re.compile(
 def _without_naming_asides(rest: str, text: str, named: str) -> str:
     """``rest`` (``text`` with the game's name cut out) without the brackets
     and the leading description that named the game."""
-    asides = list(_BRACKETED.finditer(rest))
-    for before, after in reversed(list(zip(_BRACKETED.finditer(text), asides))):
+    # Cutting a name keeps the brackets, so the nth bracket is the same in both.
+    pairs = zip(_BRACKETED.finditer(text), _BRACKETED.finditer(rest), strict=False)
+    for before, after in reversed(list(pairs)):
         if read_game(before.group(0))[0] == named:
             rest = rest[: after.start()] + " " + rest[after.end() :]
     leading, told = _LEADING_DESCRIPTION.match(rest), _LEADING_DESCRIPTION.match(text)
