@@ -947,8 +947,8 @@ def _read(
     if game is None and named is None and described:
         named, rest = _described_game(rest, lang, index)
     elif named is not None:
-        rest = _NAME_ASIDE.sub(" ", rest, count=1)
         rest = _without_naming_asides(rest, _normalise(spelled), named)
+        rest = _NAME_ASIDE.sub(" ", rest, count=1)
         if lang == "en":
             rest = _DESCRIPTION_AFTER_NAME.sub("", rest, count=1) or rest
     words = _join_split_words(_tokens(rest), index)
