@@ -211,7 +211,8 @@ def test_both_languages_have_exactly_the_same_entries(slug: str) -> None:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_each_game_answers_the_spec_rulings(slug: str) -> None:
     questions = [e for e in _raw("en", slug) if str(e["id"]).startswith("q-")]
-    assert 6 <= len(questions) <= 20
+    # Enough for the rulings and what players ask; few enough to read through.
+    assert 6 <= len(questions) <= 25
 
 
 @pytest.mark.parametrize("lang", rules.LANGUAGES)
