@@ -950,7 +950,7 @@ def _read(
         rest = _without_naming_asides(rest, _normalise(spelled), named)
         rest = _NAME_ASIDE.sub(" ", rest, count=1)
         if lang == "en":
-            rest = _DESCRIPTION_AFTER_NAME.sub("", rest, count=1) or rest
+            rest = _without_description_after_name(rest, _normalise(spelled))
     words = _join_split_words(_tokens(rest), index)
     if named is not None and not _groups(index, words, 1.0):
         # Only a game's name was typed ("wolf"): its words are the question.
@@ -1127,6 +1127,25 @@ _DESCRIPTION_AFTER_NAME = re.compile(
     r"|^\s*,?\s*(?:the|that|this) (?:[a-z0-9'-]+ ){0,3}(?:game|one) "
     r"(?:where|with|that|in which|when)\b(?:(?! [-–—] )[^,?.;:])*(?:[,.;:]| [-–—] )"
 )
+_OPENS_DESCRIPTION = ("where", "with", "that", "in which", "when")
+
+
+def _without_description_after_name(rest: str, text: str) -> str:
+    """``rest`` without the description that follows the game's name: "where
+    ..." only when the name ended in "game" or "one" ("spell card game where
+    you ... -"); after a plain name it is the question ("cursed tricks with a
+    52 card deck, what changes")."""
+    found = _DESCRIPTION_AFTER_NAME.match(rest)
+    if found is None:
+        return rest
+    told = found.group(0).strip()
+    if told.startswith(_OPENS_DESCRIPTION) and not re.search(
+        r"\b(?:game|one|taker)\s+" + re.escape(told), text
+    ):
+        return rest
+    return rest[found.end() :] or rest
+
+
 # A name told more plainly in brackets ("cursed (the one with the altar)",
 # "カースド（祭壇のやつ）"): it says which game, not what is asked.
 _NAME_ASIDE = re.compile(

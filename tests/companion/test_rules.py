@@ -746,6 +746,15 @@ def test_a_game_told_in_brackets_is_that_game(
     assert (found[0].game, found[0].id) == (game, answer)
 
 
+def test_what_follows_a_plain_name_is_the_question() -> None:
+    # "with ..." describes a game after "spell card game", not after its name.
+    found = rules.search(
+        "cursed tricks with a normal 52 card deck, what changes",
+        taught=NOTHING_TAUGHT,
+    )
+    assert (found[0].game, found[0].id) == ("cursed-tricks", "q-standard-deck")
+
+
 @pytest.mark.parametrize(
     ("query", "words"),
     [
