@@ -1283,7 +1283,7 @@ def find(
     that asks two things ("do we finish the hand? and what do they score")
     has the answer to each part first, in the order asked and marked with its
     part: each part is looked up as the whole question, asking that part with
-    the rest as its story.
+    the rest as its story, and with only the cases that part names.
     """
     question = _read(query, lang, game)
     said = _said(query, lang)  # the cases it names, for the votes and the order
@@ -1297,7 +1297,7 @@ def find(
     leading = [ranked[0]] if answers(ranked, lang) else []
     for part in asked:
         reading = replace(_asking(question, part, lang), game=within)
-        found = _rank(reading, said, lang, 1, taught)
+        found = _rank(reading, _said(part, lang), lang, 1, taught)
         if not answers(found, lang):
             continue
         shown = next(

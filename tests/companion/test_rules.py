@@ -1086,6 +1086,17 @@ def test_a_part_is_read_with_the_rest_of_its_question() -> None:
     assert not any(m.asked for m in found[1:])
 
 
+def test_a_case_named_in_one_part_is_not_the_others() -> None:
+    # Five players' leftover cards are the second part's case, not the first's.
+    found = rules.find(
+        "with five players what life do we start at? and what about the two"
+        " cards left over?",
+        game="trick-runaway",
+        taught=NOTHING_TAUGHT,
+    )
+    assert [m.entry.id for m in found if m.asked] == ["setup", "q-leftover-cards"]
+
+
 def test_cli_shows_the_part_each_answer_is_for(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
