@@ -1283,7 +1283,8 @@ def find(
     that asks two things ("do we finish the hand? and what do they score")
     has the answer to each part first, in the order asked and marked with its
     part: each part is looked up as the whole question, asking that part with
-    the rest as its story, and with only the cases that part names.
+    the rest as its story, and with only the cases that part names (a short
+    follow-up with its question's).
     """
     question = _read(query, lang, game)
     said = _said(query, lang)  # the cases it names, for the votes and the order
@@ -1297,7 +1298,8 @@ def find(
     leading = [ranked[0]] if answers(ranked, lang) else []
     for part in asked:
         reading = replace(_asking(question, part, lang), game=within)
-        found = _rank(reading, _said(part, lang), lang, 1, taught)
+        own = _size(part, lang) >= OWN_CASE_LENGTH[lang]
+        found = _rank(reading, _said(part, lang) if own else said, lang, 1, taught)
         if not answers(found, lang):
             continue
         shown = next(
@@ -1343,6 +1345,16 @@ _ASKING_WORD = re.compile(rf"(?:{_OPENING}|isnt|why|and)\b", re.IGNORECASE)
 _WORD_CHARS = re.compile(r"[0-9A-Za-z\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff々ー]")
 
 
+# A part this long is a question on its own and names its own cases; a
+# shorter one ("does it count?", 「得点になる？」) follows up its question's.
+OWN_CASE_LENGTH = {"en": 6, "ja": 12}
+
+
+def _size(piece: str, lang: str) -> int:
+    """A piece's length: words in English, characters in Japanese."""
+    return len(_WORD_CHARS.findall(piece)) if lang == "ja" else len(piece.split())
+
+
 def parts(query: str, lang: str = "en") -> list[str]:
     """The parts of a question that asks more than one thing, as typed."""
     found: list[str] = []
@@ -1350,7 +1362,7 @@ def parts(query: str, lang: str = "en") -> list[str]:
         piece = _JOINING.sub("", piece.strip())
         if not piece:
             continue
-        size = len(_WORD_CHARS.findall(piece)) if lang == "ja" else len(piece.split())
+        size = _size(piece, lang)
         tag = lang == "en" and size < TAG_LENGTH and not _ASKING_WORD.match(piece)
         if found and (size < PART_LENGTH[lang] or tag):
             found[-1] = f"{found[-1]} {piece}"
