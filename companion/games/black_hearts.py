@@ -76,6 +76,8 @@ SPEC = GameSpec(
         "black heart",
         "blackhearts",
         "black harts",
+        "blk hearts",
+        "blk hrts",
         "ブラックハート",
         "ブラック・ハーツ",
         "ブラハ",

@@ -53,6 +53,8 @@ SPEC = GameSpec(
     aliases=(
         "cursed game",
         "the cursed game",
+        # "cursed" alone is a state; after "in" it is the game.
+        "in cursed",
         "カースド",
         "カーズド",
         # What players call it when the name escapes them.

@@ -722,6 +722,19 @@ def test_a_games_name_typed_with_a_slip_is_that_game(
     assert left.startswith(rest)
 
 
+@pytest.mark.parametrize(
+    ("query", "game"),
+    [
+        ("when is the game over in cursed", "cursed"),
+        ("blk hearts who leads", "black-hearts"),
+    ],
+)
+def test_a_short_form_of_a_name_is_that_game(query: str, game: str) -> None:
+    # "cursed" alone is a state a fortune or a player is in; "in cursed" is the game.
+    assert rules.read_game(query)[0] == game
+    assert rules.read_game("who gets cursed")[0] is None
+
+
 def test_a_word_a_slip_away_from_a_name_is_not_the_game() -> None:
     assert rules.read_game("the cursed fortune")[0] is None
     assert rules.read_game("black heartless")[0] is None
