@@ -729,7 +729,8 @@ def _name_pattern(name: str) -> str:
 def _name_patterns() -> list[tuple[re.Pattern[str], re.Pattern[str], str]]:
     """Every game name of both languages, longest first so the fullest wins:
     as written, and as set aside ("cursed, not cursed tricks", 「呪いトリックじゃない
-    方」), which names the game the question is not about."""
+    方」) or named to compare ("same as black hearts?", 「ブラハと同じ？」), which
+    names a game the question is not about."""
     names = {
         (name, slug)
         for by_slug in _game_names().values()
@@ -741,8 +742,10 @@ def _name_patterns() -> list[tuple[re.Pattern[str], re.Pattern[str], str]]:
         (
             re.compile(_name_pattern(name)),
             re.compile(
-                rf"\bnot (?:the )?(?:{_name_pattern(name)})"
-                rf"|(?:{_name_pattern(name)})\s*(?:じゃない|ではない|でない|じゃなく|ではなく)"
+                rf"\b(?:not|unlike|same as|like in|like|than in|than) (?:the |in )?"
+                rf"(?:{_name_pattern(name)})"
+                rf"|(?:{_name_pattern(name)})\s*(?:じゃない|ではない|でない|じゃなく|ではなく"
+                r"|と同じ|とおなじ|と一緒|といっしょ|みたいに|と違|とは違|よりも)"
             ),
             slug,
         )
@@ -794,6 +797,12 @@ def read_game(query: str) -> tuple[str | None, str]:
             found.add(slug)
     if not found:
         return _slipped_name(text)
+    if len(found) > 1 and _BRACKETED.search(query):
+        # A game named only in brackets is told by the way ("who leads in
+        # black hearts? (in the wolf game it was ...)"): the other is asked.
+        outside = read_game(_BRACKETED.sub(" ", query))
+        if outside[0] is not None:
+            return outside
     return (found.pop() if len(found) == 1 else None), text
 
 

@@ -735,6 +735,27 @@ def test_a_short_form_of_a_name_is_that_game(query: str, game: str) -> None:
     assert rules.read_game("who gets cursed")[0] is None
 
 
+@pytest.mark.parametrize(
+    ("query", "game"),
+    [
+        ("トリランのパスって何枚？左？ブラハと同じ？", "trick-runaway"),
+        ("is cursed tricks scored like black hearts?", "cursed-tricks"),
+        ("CURSED!, not cursed tricks: who wins", "cursed"),
+        ("呪いトリックじゃない方、何人まで？", None),
+        (
+            "does the trick winner lead next in black hearts?"
+            " (in the wolf game it was the person to their left)",
+            "black-hearts",
+        ),
+        ("wolf x trick or black hearts, which has more rounds", None),
+    ],
+)
+def test_a_game_named_to_compare_or_set_aside_is_not_the_one_asked(
+    query: str, game: str | None
+) -> None:
+    assert rules.read_game(query)[0] == game
+
+
 def test_a_word_a_slip_away_from_a_name_is_not_the_game() -> None:
     assert rules.read_game("the cursed fortune")[0] is None
     assert rules.read_game("black heartless")[0] is None
