@@ -188,6 +188,23 @@ def test_no_answer_is_said_first_and_a_ruling_is_said_as_one(table: Table) -> No
     assert not table.has("rule-ruling")
 
 
+def test_one_question_after_another_shows_the_new_answers(table: Table) -> None:
+    table.tap("rules")
+    table.wait("rules-search")
+    # The second search moves rows whose highlighted words change: the app
+    # once stopped on it with "index out of bounds".
+    query = "black hearts two players tie on the lowest total"
+    search(table, query, "black-hearts/q-lowest-tie")
+    search(table, "black hearts two o clock", "black-hearts/two-oclock")
+    # So does a game picked for the same words.
+    table.tap("rules-game-trick-runaway")
+    table.wait_until(
+        lambda: bool(shown := shown_results(table))
+        and all(r.startswith("trick-runaway/") for r in shown)
+    )
+    assert not table.page.get_by_text("Error running app").count()
+
+
 def test_a_question_of_two_parts_has_an_answer_for_each(table: Table) -> None:
     table.tap("rules")
     table.wait("rules-search")
