@@ -209,21 +209,21 @@ def test_a_question_of_two_parts_has_an_answer_for_each(table: Table) -> None:
     table.tap("rules")
     table.wait("rules-search")
     query = (
-        "cursed tricks: someone took a 3rd curse, do we finish the hand?"
-        " and what does the player with no tricks score"
+        "cursed tricks: how many cards does everyone get?"
+        " and what does a player with two curses score"
     )
     table.type_into("rules-search", query)
-    table.wait("asked-cursed-tricks-round-end")
+    table.wait("asked-cursed-tricks-setup")
     # Each part's answer is among the first two, marked with the part it answers.
     table.wait_until(
         lambda: set(shown_results(table)[:2])
-        == {"cursed-tricks/round-end", "cursed-tricks/scoring"}
+        == {"cursed-tricks/setup", "cursed-tricks/scoring"}
     )
     table.wait_text(
-        "asked-cursed-tricks-round-end",
-        "For “cursed tricks: someone took a 3rd curse, do we finish the hand?”",
+        "asked-cursed-tricks-setup",
+        "For “cursed tricks: how many cards does everyone get?”",
     )
     table.wait_text(
-        "asked-cursed-tricks-scoring", "For “what does the player with no tricks score”"
+        "asked-cursed-tricks-scoring", "For “what does a player with two curses score”"
     )
     table.shot("rules-two-parts")
