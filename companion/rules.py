@@ -777,6 +777,10 @@ def _capital_titles() -> list[tuple[re.Pattern[str], str]]:
     return found
 
 
+# An aside in brackets: it may name a game by the way, or describe the one asked.
+_BRACKETED = re.compile(r"\([^)]*\)")
+
+
 def read_game(query: str) -> tuple[str | None, str]:
     """The game a question names, if exactly one, and the question without it.
 
@@ -1112,11 +1116,13 @@ def _asked_share(doc: _Doc, matched: set[str], index: _Index) -> float:
 # second most full moons, ...", "帽子のスートがあるゲームで..."): those words say
 # which game is meant, not what is asked. Read after the spellings are mended
 # (katakana as hiragana).
+# The words that open a description after "game" or "one" ("... one with the altar").
+_OPENS_DESCRIPTION = "where|with|that|in which|when"
 _DESCRIBED = {
     "en": re.compile(
         r"^\s*(?:in |for |playing |so |ok |okay )?(?:(?:the|that|this) )?"
         r"((?:[a-z0-9'-]+ ){0,3})(?:game|one|taker) "
-        r"(?:where|with|that|in which|when|were)\b"
+        rf"(?:{_OPENS_DESCRIPTION}|were)\b"
         r"((?:(?! [-–—] )[^,?.;:])*)(?:[,.;:]| [-–—] )"
         # ... or set off on its own: "cursd, the five fortunes card game: ..."
         r"|^\s*(?:[a-z!']+,\s*)?(?:in |for |playing )?(?:the|that|this) "
@@ -1129,14 +1135,13 @@ _DESCRIBED = {
 # What is left of a description when the game's own nickname began it ("spell
 # card game where you ... - "): those words confirm the game, not the question.
 _DESCRIPTION_AFTER_NAME = re.compile(
-    r"^\s*(?:where|with|that|in which|when)\b"
+    rf"^\s*(?:{_OPENS_DESCRIPTION})\b"
     r"(?:(?! [-–—] )[^,?.;:])*(?:[,.;:]| [-–—] )"
     r"|^\s*,?\s*(?:the|that|this) (?:[a-z0-9'-]+ ){1,4}(?:game|one)\s*(?:[,:;]| [-–—] )"
     # ... or "the one with 5 fortunes and the altar - how many can play"
     r"|^\s*,?\s*(?:the|that|this) (?:[a-z0-9'-]+ ){0,3}(?:game|one) "
-    r"(?:where|with|that|in which|when)\b(?:(?! [-–—] )[^,?.;:])*(?:[,.;:]| [-–—] )"
+    rf"(?:{_OPENS_DESCRIPTION})\b(?:(?! [-–—] )[^,?.;:])*(?:[,.;:]| [-–—] )"
 )
-_OPENS_DESCRIPTION = ("where", "with", "that", "in which", "when")
 
 
 def _without_description_after_name(rest: str, text: str) -> str:
@@ -1148,7 +1153,7 @@ def _without_description_after_name(rest: str, text: str) -> str:
     if found is None:
         return rest
     told = found.group(0).strip()
-    if told.startswith(_OPENS_DESCRIPTION) and not re.search(
+    if re.match(rf"(?:{_OPENS_DESCRIPTION})\b", told) and not re.search(
         r"\b(?:game|one|taker)\s+" + re.escape(told), text
     ):
         return rest
@@ -1164,7 +1169,6 @@ _NAME_ASIDE = re.compile(
 # A bracket, or a description before the question, that held the game's name
 # ("(the spell card game with the altar)", "the altar of tyche spell game, ..."):
 # once the name is cut out, what is left of it still only says which game.
-_BRACKETED = re.compile(r"\([^)]*\)")
 _LEADING_DESCRIPTION = re.compile(
     r"^\s*(?:in |for |playing )?(?:the|that|this) [^,:;?.()]*?(?:[,:;]| [-–—] )"
 )
@@ -1378,7 +1382,6 @@ def parts(query: str, lang: str = "en") -> list[str]:
         else:
             found.append(piece)
     return found
-
 
 
 def _rank(

@@ -203,16 +203,11 @@ class Rules:
             on_click=ui.guarded(lambda: self.open(entry)),
         )
         identifier = f"rule-{entry.game}-{entry.id}"
-        # Keyed by the question and the game too, so a new search's rows are
-        # new controls.
+        # Keyed by the search too, so a new search's rows are new controls:
         # Flet's diff of a row that moves up or down the list while its words
         # change (fewer highlighted pieces) patches the wrong row and stops the
         # app ("index out of bounds"); rows that never move cannot hit it.
-        return ft.Semantics(
-            identifier=identifier,
-            content=box,
-            key=f"{identifier}|{self.game}|{self.query}",
-        )
+        return ui.tagged(identifier, box, key=f"{identifier}|{self.game}|{self.query}")
 
     def asked_mark(self, match: rules.Match) -> list[ft.Control]:
         """Above a result, the part of a question of two parts it answers."""

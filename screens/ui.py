@@ -293,9 +293,10 @@ def keyed(section: str, controls: list[ft.Control]) -> list[ft.Control]:
     return controls
 
 
-def tagged(identifier: str, control: ft.Control) -> ft.Control:
-    """Give ``control`` an id the browser tests (and screen readers) can find."""
-    return ft.Semantics(identifier=identifier, content=control, key=identifier)
+def tagged(identifier: str, control: ft.Control, key: str | None = None) -> ft.Control:
+    """Give ``control`` an id the browser tests (and screen readers) can find;
+    ``key`` (the id unless given) is what Flet matches it by when it redraws."""
+    return ft.Semantics(identifier=identifier, content=control, key=key or identifier)
 
 
 def tap(
