@@ -289,19 +289,27 @@ class Table:
             and node["y"] <= middle[1] <= node["y"] + node["height"]
         )
 
-    def add_player(self, name: str) -> None:
-        """Type a name and add it; a second try covers a keystroke lost in a redraw."""
-        rows = self.page.locator(f'[flt-semantics-identifier="remove-{name}"]')
-        before = rows.count()
-        for attempt in range(3):
+    def add_name(self, name: str, answered: Callable[[], bool]) -> None:
+        """Type ``name`` in the name field and tap Add, until ``answered()``.
+
+        Keystrokes made while the field is still settling after the last name
+        can be lost on a loaded machine: the field shows empty and the app asks
+        for a name, so the name is typed again, as a player would (three tries).
+        """
+        for _ in range(3):
             self.type_into("name-field", name)
             self.tap("add-player")
             try:
-                self.wait_until(lambda: rows.count() > before, timeout=3)
+                self.wait_until(answered, timeout=3)
                 return
             except AssertionError:
-                if attempt == 2:
-                    raise
+                continue
+
+    def add_player(self, name: str) -> None:
+        rows = self.page.locator(f'[flt-semantics-identifier="remove-{name}"]')
+        before = rows.count()
+        self.add_name(name, lambda: rows.count() > before)
+        assert rows.count() > before, f"{name} was not added"
 
     def card(self, code: str) -> Any:
         """The first copy of a card still to be played (copies share an id)."""

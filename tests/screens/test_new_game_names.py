@@ -23,16 +23,7 @@ def rows(table: Table, name: str) -> int:
 def refused(table: Table, typed: str, message: str) -> None:
     """Typing ``typed`` and tapping Add shows ``message`` in view, adds no one."""
     before = table.page.locator('[flt-semantics-identifier^="remove-"]').count()
-    empty = text("new.empty-name")
-    for attempt in range(3):
-        table.type_into("name-field", typed)
-        table.tap("add-player")
-        table.wait_until(lambda: table.text("name-error") in (message, empty))
-        # Keystrokes made while the field is still being redrawn after the
-        # last name can be lost on a loaded machine; the field then shows
-        # empty, the app asks for a name, and the player types it again.
-        if table.text("name-error") == message or attempt == 2:
-            break
+    table.add_name(typed, lambda: table.text("name-error") == message)
     table.wait_text("name-error", message)
     box = table.node("name-error").bounding_box()
     assert box is not None
