@@ -207,9 +207,13 @@ class NewGame:
             if self.edition_counts():
                 self.load_edition()
         self.refresh()
-        if (submitted or typed) and self.name_field is not None:
-            # Enter, or a tap on Add, takes the focus from the field: give it
-            # back, so the next name can be typed at once.
+        if submitted or typed:
+            self.focus_name()
+
+    def focus_name(self) -> None:
+        """Enter, or a tap on Add, takes the focus from the field: give it
+        back, so the next name can be typed at once."""
+        if self.name_field is not None:
             self.app.page.run_task(self.name_field.focus)
 
     def submitted(self, event: ft.ControlEvent) -> None:
@@ -367,8 +371,48 @@ class NewGame:
         )
 
     def players_part(self) -> list[ft.Control]:
+        """The name field and Add first, the names below them: a name added
+        grows the list under the field, so Add stays where the thumb is."""
         t = self.app.t
-        rows: list[ft.Control] = [ui.heading(t("new.players"), 16)]
+        self.name_field = ft.TextField(
+            value=self.typed,
+            label=t("new.name"),
+            on_change=lambda e: setattr(self, "typed", e.control.value),
+            on_submit=self.submitted,
+            width=200,
+        )
+        rows: list[ft.Control] = [
+            ui.heading(t("new.players"), 16),
+            ft.Row(
+                [
+                    ui.tagged("name-field", self.name_field),
+                    # A hurried second tap adds nothing, but it too takes the
+                    # focus from the field.
+                    ui.tap(
+                        t("new.add"),
+                        self.add,
+                        "add-player",
+                        on_refused=self.focus_name,
+                    ),
+                ],
+                spacing=6,
+                key="name-row",
+            ),
+        ]
+        if self.name_problem:
+            rows.append(ui.note(self.name_problem, "name-error", error=True))
+        known = self.app.call(self.app.store.known_players) or []
+        spare = [name for name in known if name not in self.players]
+        if spare:
+            rows.append(ft.Text(t("new.known"), size=12))
+            rows.append(
+                ui.wrap(
+                    [
+                        ui.tap(name, lambda name=name: self.add(name), f"known-{name}")
+                        for name in spare
+                    ]
+                )
+            )
         if self.players:
             rows.append(ft.Text(t("new.seating-hint"), size=12, italic=True))
         for at, name in enumerate(self.players):
@@ -396,37 +440,6 @@ class NewGame:
                         ),
                     ],
                     spacing=4,
-                )
-            )
-        self.name_field = ft.TextField(
-            value=self.typed,
-            label=t("new.name"),
-            on_change=lambda e: setattr(self, "typed", e.control.value),
-            on_submit=self.submitted,
-            width=200,
-        )
-        field = ui.tagged("name-field", self.name_field)
-        # Keyed: each name adds a row above it, and an unkeyed row would be
-        # drawn anew in its new place, losing the field's focus after a name.
-        rows.append(
-            ft.Row(
-                [field, ui.tap(t("new.add"), self.add, "add-player")],
-                spacing=6,
-                key="name-row",
-            )
-        )
-        if self.name_problem:
-            rows.append(ui.note(self.name_problem, "name-error", error=True))
-        known = self.app.call(self.app.store.known_players) or []
-        spare = [name for name in known if name not in self.players]
-        if spare:
-            rows.append(ft.Text(t("new.known"), size=12))
-            rows.append(
-                ui.wrap(
-                    [
-                        ui.tap(name, lambda name=name: self.add(name), f"known-{name}")
-                        for name in spare
-                    ]
                 )
             )
         return rows

@@ -188,9 +188,15 @@ def guard_of(page: ft.Page) -> TapGuard:
 
 
 def guarded(
-    on_tap: Handler, group: str | None = None, member: str | None = None
+    on_tap: Handler,
+    group: str | None = None,
+    member: str | None = None,
+    on_refused: Handler | None = None,
 ) -> Callable[[ft.ControlEvent], None]:
     """``on_tap`` as a click handler behind the device's ``TapGuard``.
+
+    ``on_refused`` runs for a tap the guard turns away: it may only put back
+    what the tap itself undid on the device (a field's focus), never record.
 
     Every tappable control of every screen is built with this, and when it is
     built is when its control was drawn (a control a screen keeps unchanged
@@ -203,6 +209,8 @@ def guarded(
         guard = guard_of(event.page)
         started = time.monotonic()
         if not guard.admits(group, built_at, started, member):
+            if on_refused is not None:
+                on_refused()
             return
         try:
             on_tap()
@@ -309,6 +317,7 @@ def tap(
     colour: str | None = None,
     width: float | None = None,
     icon: ft.IconData | None = None,
+    on_refused: Handler | None = None,
 ) -> ft.Control:
     kind = ft.FilledButton if primary else ft.OutlinedButton
     style = ft.ButtonStyle(
@@ -320,7 +329,7 @@ def tap(
     button = kind(
         content=label,
         icon=icon,
-        on_click=guarded(on_tap),
+        on_click=guarded(on_tap, on_refused=on_refused),
         disabled=disabled,
         style=style,
         height=TOUCH,

@@ -10,6 +10,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from companion.i18n import text
 from screens.new_game import NAME_MOST
 from tests.screens.conftest import Table
+from tests.screens.test_second_tap import double_tap
 
 pytestmark = pytest.mark.browser
 
@@ -82,6 +83,22 @@ def test_add_gives_the_focus_back_to_the_name_field(table: Table) -> None:
         table.tap("add-player")
         table.wait(f"remove-{name}")
     table.shot("new-game-after-add")
+
+
+def test_a_hurried_second_tap_on_add_leaves_the_field_ready(table: Table) -> None:
+    """The second tap adds nothing, and the next name is still typed at once."""
+    table.tap("new-game")
+    table.tap("game-cursed")
+    table.type_into("name-field", "Ann")
+    double_tap(table, "add-player")
+    table.wait("remove-Ann")
+    focused = table.page.locator("input:focus, textarea:focus")
+    focused.wait_for(state="attached", timeout=15_000)
+    table.wait_until(lambda: table.inside(focused, "name-field"))
+    table.page.keyboard.type("Ben")
+    table.tap("add-player")
+    table.wait("remove-Ben")
+    assert rows(table, "Ann") == 1
 
 
 def test_player_counts_in_plain_words(table: Table) -> None:
