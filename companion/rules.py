@@ -828,7 +828,9 @@ DESCRIBING_WORDS = frozenset({"game", "one"})
 
 def _slipped_name(text: str) -> tuple[str | None, str]:
     """A game's name typed with a slip in a word ("cursd tricks", "blak
-    hearts"): one slip a word, in words of four letters or more."""
+    hearts"): one slip a word, in words of four letters or more, and one word
+    at least as the name has it: with every word a slip away, the words are
+    more likely another game's own ("curse tracks" are Trick Runaway's)."""
     typed = text.split()
     found: dict[str, tuple[int, int]] = {}
     for words, slug in _names_in_words():
@@ -838,7 +840,7 @@ def _slipped_name(text: str) -> tuple[str | None, str]:
         for at in range(len(typed) - len(words) + 1):
             window = [w.strip(",.;:!?()") for w in typed[at : at + len(words)]]
             slips = [w != right for w, right in zip(window, words, strict=True)]
-            if any(slips) and all(
+            if any(slips) and not all(slips) and all(
                 w == right or (len(right) >= 4 and _distance(w, right, 1) <= 1)
                 for w, right in zip(window, words, strict=True)
             ):

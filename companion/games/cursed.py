@@ -53,8 +53,10 @@ SPEC = GameSpec(
     aliases=(
         "cursed game",
         "the cursed game",
-        # "cursed" alone is a state; after "in" it is the game.
+        # "cursed" alone is a state; after "in" or "play" it is the game
+        # (not "playing cursed", which would be longer than "cursed tricks").
         "in cursed",
+        "play cursed",
         "カースド",
         "カーズド",
         # What players call it when the name escapes them.
