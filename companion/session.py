@@ -39,7 +39,9 @@ when it still means the same thing (a card for a seat still empty of the
 same trick) it is applied; otherwise it is refused with a notice of kind
 :data:`CHANGED_FIRST` that says what the other device did, and nothing moves.
 Undo and Redo are only done on the view the device showed: they would take
-back something else otherwise.
+back something else otherwise. A device that was tapped just as a change from
+another reached it passes both revisions: the action is applied only if it
+means the same on each, since the finger may have been aimed at either.
 
 Other processes. Every write is checked against the revision of the game the
 session last saw; when another process wrote first, the session reloads,
@@ -84,6 +86,10 @@ MOVED_ON = "moved-on"  # another device wrote first; the game shown is reloaded
 CHANGED_FIRST = "changed-first"
 # How many revisions back an action's view can be weighed; older ones are refused.
 KEPT_VIEWS = 64
+
+# The revision a device showed when it acted, or the revisions it may have
+# shown (a change from another device was arriving as it was tapped).
+Seen = int | tuple[int, ...] | None
 
 # English texts of the notices whose key the screens' texts do not hold yet.
 NOTICE_TEXTS: dict[str, str] = {
@@ -435,7 +441,7 @@ class GameSession:
     # actions
 
     def tap(
-        self, code: str, copy_number: int | None = None, *, seen: int | None = None
+        self, code: str, copy_number: int | None = None, *, seen: Seen = None
     ) -> Notice | None:
         """A card tapped for the next empty seat of the trick being entered.
 
@@ -444,17 +450,26 @@ class GameSession:
         first copy still free is taken. With ``seen`` (the revision the
         device showed) the card is for the seat that device showed next.
         """
-        shown = self._shown(seen)
-        if shown is None:
+        views = self._views_shown(seen)
+        if isinstance(views, Notice):
+            return views
+        if all(shown is None for shown in views):
             return self._in_order(lambda: self._tap(code, copy_number, None))
-        if isinstance(shown, Notice):
-            return shown
-        seat = shown.next_seat()
-        refusal = self._still_open(shown, seat)
-        if refusal is None:
-            refusal = self._card_still_free(shown, code, copy_number)
-        if refusal is not None:
-            return refusal
+        seats = set()
+        for shown in views:
+            if shown is None:
+                seats.add(self._view().next_seat())
+                continue
+            seats.add(shown.next_seat())
+            refusal = self._still_open(shown, shown.next_seat())
+            if refusal is None:
+                refusal = self._card_still_free(shown, code, copy_number)
+            if refusal is not None:
+                return refusal
+        if len(seats) > 1:
+            # The card would fill one seat on one view and another on the next.
+            return _changed_first("table.trick-changed-elsewhere")
+        seat = seats.pop()
         return self._in_order(lambda: self._tap(code, copy_number, seat))
 
     def _tap(
@@ -495,7 +510,7 @@ class GameSession:
         }
         return self._enter(event, entry, after, refused=entry)
 
-    def take_back(self, seat: int | str, *, seen: int | None = None) -> Notice | None:
+    def take_back(self, seat: int | str, *, seen: Seen = None) -> Notice | None:
         """Take back the card of a seat (its index or player), whichever it is.
 
         Any filled seat may be emptied, not only the last one tapped: the next
@@ -503,29 +518,32 @@ class GameSession:
         A pending choice is dropped with it. On a view another device changed
         since, only a card that is still the one shown is taken back.
         """
-        shown = self._shown(seen)
-        if isinstance(shown, Notice):
-            return shown
-        if shown is not None:
-            players = self.prompt().seats
-            at = (
-                players.index(seat)
-                if isinstance(seat, str) and seat in players
-                else seat
-            )
-            refusal = self._same_card(shown, at)
+        views = self._views_shown(seen)
+        if isinstance(views, Notice):
+            return views
+        players = self.prompt().seats
+        at = players.index(seat) if isinstance(seat, str) and seat in players else seat
+        for shown in views:
+            refusal = None if shown is None else self._same_card(shown, at)
             if refusal is not None:
                 return refusal
         return self._in_order(lambda: self._take_back(seat))
 
-    def take_back_last(self, *, seen: int | None = None) -> Notice | None:
+    def take_back_last(self, *, seen: Seen = None) -> Notice | None:
         """Take back the card of the last filled seat the device showed."""
-        shown = self._views.get(seen) if seen is not None else None
-        taps = (shown or self._view()).entry.active
-        filled = [at for at, slot in enumerate(taps) if slot is not None]
-        if not filled:
+        revisions = seen if isinstance(seen, tuple) else (seen,)
+        lasts = set()
+        for revision in revisions:
+            shown = self._views.get(revision) if revision is not None else None
+            taps = (shown or self._view()).entry.active
+            filled = [at for at, slot in enumerate(taps) if slot is not None]
+            lasts.add(filled[-1] if filled else None)
+        if len(lasts) > 1:
+            return _changed_first("table.trick-changed-elsewhere")
+        last = lasts.pop()
+        if last is None:
             return _refused("table.nothing-to-undo")
-        return self.take_back(filled[-1], seen=seen)
+        return self.take_back(last, seen=seen)
 
     def _take_back(self, seat: int | str) -> Notice | None:
         entry = self._entry
@@ -541,15 +559,16 @@ class GameSession:
         self._done(_Done(entry, entry.with_active(tuple(taps), None)))
         return None
 
-    def choose(self, option: str, *, seen: int | None = None) -> Notice | None:
+    def choose(self, option: str, *, seen: Seen = None) -> Notice | None:
         """Answer the choice the pending event needs, and record it."""
-        shown = self._shown(seen)
-        if isinstance(shown, Notice):
-            return shown
-        if shown is not None and (
-            shown.trick != self._view().trick or shown.entry.pending != self.pending
-        ):
-            return _changed_first("table.chosen-elsewhere")
+        views = self._views_shown(seen)
+        if isinstance(views, Notice):
+            return views
+        for shown in views:
+            if shown is not None and (
+                shown.trick != self._view().trick or shown.entry.pending != self.pending
+            ):
+                return _changed_first("table.chosen-elsewhere")
         return self._in_order(lambda: self._choose(option))
 
     def _choose(self, option: str) -> Notice | None:
@@ -566,17 +585,17 @@ class GameSession:
             event[need.field] = option
         return self._enter(event, entry, entry, refused=entry.without_pending())
 
-    def record(self, event: Event, *, seen: int | None = None) -> Notice | None:
+    def record(self, event: Event, *, seen: Seen = None) -> Notice | None:
         """Record an event the screen put together (a round, a pile, a spell...).
 
         While a past event is being re-entered, the event takes its place. On
         a view another device changed since, it is recorded only when the log
         and what was being entered are still as that device showed them.
         """
-        shown = self._shown(seen)
-        if isinstance(shown, Notice):
-            return shown
-        if shown is not None and shown != self._view():
+        views = self._views_shown(seen)
+        if isinstance(views, Notice):
+            return views
+        if any(shown is not None and shown != self._view() for shown in views):
             return _changed_first("table.recorded-elsewhere")
         return self._in_order(lambda: self._record(event))
 
@@ -586,16 +605,17 @@ class GameSession:
             return _refused("table.choose-first", question=entry.choice.message)
         return self._enter(copy.deepcopy(event), entry, entry, refused=entry)
 
-    def start_edit(self, number: int, *, seen: int | None = None) -> Notice | None:
+    def start_edit(self, number: int, *, seen: Seen = None) -> Notice | None:
         """Re-enter event ``number``: entry works against the log before it."""
-        shown = self._shown(seen)
-        if isinstance(shown, Notice):
-            return shown
-        if shown is not None and (
-            shown.entry.editing != self.editing
-            or shown.replay.log.events[:number] != self.events[:number]
-        ):
-            return _changed_first("table.recorded-elsewhere")
+        views = self._views_shown(seen)
+        if isinstance(views, Notice):
+            return views
+        for shown in views:
+            if shown is not None and (
+                shown.entry.editing != self.editing
+                or shown.replay.log.events[:number] != self.events[:number]
+            ):
+                return _changed_first("table.recorded-elsewhere")
         return self._in_order(lambda: self._start_edit(number))
 
     def _start_edit(self, number: int) -> Notice | None:
@@ -605,11 +625,13 @@ class GameSession:
         self._done(_Done(self._entry, Entry(live=entry.live, editing=number)))
         return None
 
-    def cancel_edit(self, *, seen: int | None = None) -> Notice | None:
-        shown = self._shown(seen)
-        if isinstance(shown, Notice):
-            return shown
-        if shown is not None and shown.entry.editing != self.editing:
+    def cancel_edit(self, *, seen: Seen = None) -> Notice | None:
+        views = self._views_shown(seen)
+        if isinstance(views, Notice):
+            return views
+        if any(
+            shown is not None and shown.entry.editing != self.editing for shown in views
+        ):
             return _changed_first("table.recorded-elsewhere")
         return self._in_order(self._cancel_edit)
 
@@ -619,13 +641,12 @@ class GameSession:
         self._done(_Done(self._entry, Entry(live=self._entry.live)))
         return None
 
-    def undo(self, *, seen: int | None = None) -> Notice | None:
+    def undo(self, *, seen: Seen = None) -> Notice | None:
         """Take back the last thing done at the table, on the view the device showed.
 
         See the module's description.
         """
-        shown = self._shown(seen)
-        if shown is not None:
+        if self._views_shown(seen) != [None]:
             return _changed_first("table.undo-elsewhere")
         before = self.revision
         notice = self._in_order(self._undo)
@@ -667,9 +688,9 @@ class GameSession:
         self._settle(wrote=True)
         return None
 
-    def redo(self, *, seen: int | None = None) -> Notice | None:
+    def redo(self, *, seen: Seen = None) -> Notice | None:
         """Do again what the last undo took back, on the view the device showed."""
-        if self._shown(seen) is not None:
+        if self._views_shown(seen) != [None]:
             return _changed_first("table.redo-elsewhere")
         return self._in_order(self._redo_one)
 
@@ -773,6 +794,17 @@ class GameSession:
         if shown is None or seen > self.revision:
             return _changed_first("table.trick-changed-elsewhere")
         return shown
+
+    def _views_shown(self, seen: Seen) -> list[TableView | None] | Notice:
+        """Each view a device may have acted on (None: the table as it is)."""
+        views = []
+        for revision in seen if isinstance(seen, tuple) else (seen,):
+            shown = self._shown(revision)
+            if isinstance(shown, Notice):
+                return shown
+            views.append(shown)
+        # The same view twice is one view.
+        return views if any(views) else [None]
 
     def _still_open(self, shown: TableView, seat: int) -> Notice | None:
         """Refused unless the trick shown is still entered and ``seat`` still empty."""

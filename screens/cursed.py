@@ -102,8 +102,7 @@ class CursedTable(SharedTable):
                     self.spell, self.change = {}, {}
                     self.altar_player = None
             if answer is None or answer.kind != CHANGED_FIRST:
-                # What this device did, it has seen: its next tap follows on.
-                self.seen = self.session.revision
+                self.acted()
             after = self.session.revision
         self.app.render()
         if after != before:
@@ -119,13 +118,13 @@ class CursedTable(SharedTable):
         return notice.text if found == notice.key else found
 
     def record(self, event: Event) -> None:
-        self.act(lambda: self.session.record(event, seen=self.seen))
+        self.act(lambda: self.session.record(event, seen=self.tapped_on()))
 
     def undo(self) -> None:
-        self.act(lambda: self.session.undo(seen=self.seen))
+        self.act(lambda: self.session.undo(seen=self.tapped_on()))
 
     def redo(self) -> None:
-        self.act(lambda: self.session.redo(seen=self.seen))
+        self.act(lambda: self.session.redo(seen=self.tapped_on()))
 
     # taps that only build an entry
 
@@ -259,9 +258,7 @@ class CursedTable(SharedTable):
 
     def standing(self, summary: dict[str, Any]) -> list[str]:
         return [
-            name
-            for name in self.players
-            if not summary["players"][name]["eliminated"]
+            name for name in self.players if not summary["players"][name]["eliminated"]
         ]
 
     def entry_part(self, summary: dict[str, Any]) -> list[ft.Control]:

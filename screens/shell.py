@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -19,7 +20,7 @@ import flet as ft
 
 from companion.errors import CompanionError, LogError
 from companion.i18n import LANGUAGES, text
-from companion.session import GameSession
+from companion.session import GameSession, Seen
 from companion.storage import Repair
 from companion.store import Store
 from screens import ui
@@ -36,6 +37,10 @@ MAX_BACK = 20
 SHOWN_TIMEOUT = 5
 # How often a device checks that its table is the stored one, whoever changed it.
 KEEP_UP_SECONDS = 0.5
+# A player reacts to a change on screen no sooner than a thumb's second tap
+# (SETTLE_S), and a tap reaches the app up to TRIP_S after it landed: a tap
+# that soon after a change from elsewhere was shown was aimed before it.
+JUST_SHOWN_S = ui.SETTLE_S + ui.TRIP_S
 
 # Routes: the screens one can go to, by name.
 HOME = "home"
@@ -367,14 +372,19 @@ def when_shown(page: ft.Page, then: Callable[[], None]) -> None:
 class SharedTable:
     """What a screen over a game's shared session knows of its own device.
 
-    ``seen`` is the table's revision this device surely shows (its actions
-    carry it) and ``drawn`` the one last sent to it.
+    ``seen`` is the table's revision this device surely shows and ``drawn``
+    the one last sent to it. A change from another device that reached this
+    one moments before a tap may not have been seen by the player yet: for
+    ``JUST_SHOWN_S`` after it, a tap is weighed against the table before it
+    too (see :meth:`tapped_on`).
     """
 
     app: App
     session: GameSession
     seen: int
     drawn: int
+    seen_before: int = 0
+    seen_at: float = float("-inf")
 
     def sent_to_device(self) -> None:
         """The table was sent to the device: once it is there, taps rest on it."""
@@ -382,7 +392,21 @@ class SharedTable:
         when_shown(self.app.page, lambda: self.saw(drawn))
 
     def saw(self, revision: int) -> None:
-        self.seen = max(self.seen, revision)
+        if revision > self.seen:
+            self.seen_before, self.seen_at = self.seen, time.monotonic()
+            self.seen = revision
+
+    def acted(self) -> None:
+        """This device's own action is done: what it did, it has seen."""
+        self.seen, self.seen_at = self.session.revision, float("-inf")
+
+    def tapped_on(self) -> Seen:
+        """The revision a tap now rests on; with the one before it when a
+        change from elsewhere was shown so lately that the finger may have
+        been on its way to the table before it."""
+        if time.monotonic() - self.seen_at < JUST_SHOWN_S:
+            return (self.seen_before, self.seen)
+        return self.seen
 
     def outdated(self) -> bool:
         """Whether the table changed since it was last drawn here."""

@@ -120,8 +120,7 @@ class TrickTable(SharedTable):
             notice = action()
             self.notice_at = self.session.revision
             if notice is None or notice.kind != CHANGED_FIRST:
-                # What this device did, it has seen: its next tap follows on.
-                self.seen = self.session.revision
+                self.acted()
             # Refused for a change it had not shown yet, a second tap made
             # before the table as it is arrives is weighed the same way.
         self.app.message = None
@@ -138,33 +137,33 @@ class TrickTable(SharedTable):
         return notice is None or notice.kind not in (REFUSED, CHANGED_FIRST)
 
     def tap(self, code: str, copy_number: int) -> None:
-        self.act(lambda: self.session.tap(code, copy_number, seen=self.seen))
+        self.act(lambda: self.session.tap(code, copy_number, seen=self.tapped_on()))
 
     def take_back(self, player: str) -> None:
-        self.act(lambda: self.session.take_back(player, seen=self.seen))
+        self.act(lambda: self.session.take_back(player, seen=self.tapped_on()))
 
     def take_back_last(self) -> None:
-        self.act(lambda: self.session.take_back_last(seen=self.seen))
+        self.act(lambda: self.session.take_back_last(seen=self.tapped_on()))
 
     def choose(self, option: str) -> None:
-        self.act(lambda: self.session.choose(option, seen=self.seen))
+        self.act(lambda: self.session.choose(option, seen=self.tapped_on()))
 
     def undo(self) -> None:
-        self.act(lambda: self.session.undo(seen=self.seen))
+        self.act(lambda: self.session.undo(seen=self.tapped_on()))
 
     def redo(self) -> None:
-        self.act(lambda: self.session.redo(seen=self.seen))
+        self.act(lambda: self.session.redo(seen=self.tapped_on()))
 
     def edit(self, number: int) -> None:
         # The trick is re-entered on the cards: the sheet that offered it goes.
         self.sheet = None
-        self.act(lambda: self.session.start_edit(number, seen=self.seen))
+        self.act(lambda: self.session.start_edit(number, seen=self.tapped_on()))
 
     def cancel_edit(self) -> None:
-        self.act(lambda: self.session.cancel_edit(seen=self.seen))
+        self.act(lambda: self.session.cancel_edit(seen=self.tapped_on()))
 
     def record(self, event: Event) -> bool:
-        return self.act(lambda: self.session.record(event, seen=self.seen))
+        return self.act(lambda: self.session.record(event, seen=self.tapped_on()))
 
     def start_round(self, leader: str | None) -> None:
         event = round_event(self.spec, leader, self.answers)
@@ -355,9 +354,7 @@ class TrickTable(SharedTable):
             body = [
                 *self.board_part()[1:],
                 ft.Column(players, spacing=10, key="sheet-players"),
-                ft.Column(
-                    last_reasons(self.app, session.replay), key="sheet-reasons"
-                ),
+                ft.Column(last_reasons(self.app, session.replay), key="sheet-reasons"),
             ]
         else:
             shown = self.session.base() if self.session.editing else None

@@ -131,6 +131,39 @@ def test_undo_on_one_device_while_the_other_taps(tmp_path: Path) -> None:
     assert store.load(session.game_id).log.events == EXAMPLES["black-hearts"].events[:1]
 
 
+def test_a_tap_made_as_a_change_arrived_must_mean_the_same_before_and_after(
+    tmp_path: Path,
+) -> None:
+    _, session = table(tmp_path)
+    assert session.tap(FIRST[0], seen=session.revision) is None
+    assert session.tap(FIRST[1], seen=session.revision) is None
+    before = session.revision
+    # The other device takes back Ben's card, and this one shows it just as
+    # a card is tapped: for Cy's seat before the change, for Ben's after it.
+    assert session.undo(seen=before) is None
+    after = session.revision
+    refused(
+        session.tap(FIRST[2], seen=(before, after)), "table.trick-changed-elsewhere"
+    )
+    refused(session.undo(seen=(before, after)), "table.undo-elsewhere")
+    refused(
+        session.take_back_last(seen=(before, after)), "table.trick-changed-elsewhere"
+    )
+    assert cards(session) == [FIRST[0], None, None, None]
+    # A card for a seat that is the next one on both views stands.
+    assert session.tap(FIRST[1], seen=after) is None
+    before = session.revision
+    assert session.tap(FIRST[2], seen=before) is None  # Cy's, on the other phone
+    after = session.revision
+    refused(session.tap(SECOND[3], seen=(before, after)), "table.seat-taken-elsewhere")
+    assert session.take_back("Ben", seen=(before, after)) is None
+    assert cards(session) == [FIRST[0], None, FIRST[2], None]
+    # The same revision twice is simply that view.
+    now = session.revision
+    assert session.tap(FIRST[1], seen=(now, now)) is None
+    assert cards(session) == FIRST[:3] + [None]
+
+
 def test_undo_of_a_trick_while_the_other_taps_the_next(tmp_path: Path) -> None:
     store, session = table(tmp_path)
     for code in FIRST:
