@@ -238,7 +238,8 @@ def case_words(lang: str) -> frozenset[str]:
 
 @cache
 def _said_not(lang: str) -> re.Pattern[str]:
-    """What players say is not the case ("no ties"): not a topic they ask about."""
+    """Phrases that do not ask what their words say: what players say is not
+    the case ("no ties"), and idioms ("what's the deal with"): no topic here."""
     _check_lang(lang)
     path = RULES / lang / "said-not.json"
     raw: dict[str, list[str]] = json.loads(path.read_text(encoding="utf-8"))
@@ -833,15 +834,21 @@ def _slipped_name(text: str) -> tuple[str | None, str]:
     more likely another game's own ("curse tracks" are Trick Runaway's)."""
     typed = text.split()
     found: dict[str, tuple[int, int]] = {}
+    known = _index("en").idf
     for words, slug in _names_in_words():
-        if words[-1] in DESCRIBING_WORDS:
-            # "the curse game" is any of these games, not a slip of "cursed game".
-            continue
+        # "the curse game" is any of these games, not a slip of "cursed game";
+        # a slip that is no word of the rules ("cursd game") is still the name.
+        describes = words[-1] in DESCRIBING_WORDS
         for at in range(len(typed) - len(words) + 1):
             window = [w.strip(",.;:!?()") for w in typed[at : at + len(words)]]
             slips = [w != right for w, right in zip(window, words, strict=True)]
             if any(slips) and not all(slips) and all(
-                w == right or (len(right) >= 4 and _distance(w, right, 1) <= 1)
+                w == right
+                or (
+                    len(right) >= 4
+                    and _distance(w, right, 1) <= 1
+                    and not (describes and _stem(w) in known)
+                )
                 for w, right in zip(window, words, strict=True)
             ):
                 found.setdefault(slug, (at, len(words)))
