@@ -561,15 +561,14 @@ class GameSession:
 
     def choose(self, option: str, *, seen: Seen = None) -> Notice | None:
         """Answer the choice the pending event needs, and record it."""
-        views = self._views_shown(seen)
-        if isinstance(views, Notice):
-            return views
-        for shown in views:
-            if shown is not None and (
+        return self._unless_changed(
+            seen,
+            lambda shown: (
                 shown.trick != self._view().trick or shown.entry.pending != self.pending
-            ):
-                return _changed_first("table.chosen-elsewhere")
-        return self._in_order(lambda: self._choose(option))
+            ),
+            "table.chosen-elsewhere",
+            lambda: self._choose(option),
+        )
 
     def _choose(self, option: str) -> Notice | None:
         entry = self._entry
@@ -592,12 +591,12 @@ class GameSession:
         a view another device changed since, it is recorded only when the log
         and what was being entered are still as that device showed them.
         """
-        views = self._views_shown(seen)
-        if isinstance(views, Notice):
-            return views
-        if any(shown is not None and shown != self._view() for shown in views):
-            return _changed_first("table.recorded-elsewhere")
-        return self._in_order(lambda: self._record(event))
+        return self._unless_changed(
+            seen,
+            lambda shown: shown != self._view(),
+            "table.recorded-elsewhere",
+            lambda: self._record(event),
+        )
 
     def _record(self, event: Event) -> Notice | None:
         entry = self._entry
@@ -607,16 +606,15 @@ class GameSession:
 
     def start_edit(self, number: int, *, seen: Seen = None) -> Notice | None:
         """Re-enter event ``number``: entry works against the log before it."""
-        views = self._views_shown(seen)
-        if isinstance(views, Notice):
-            return views
-        for shown in views:
-            if shown is not None and (
+        return self._unless_changed(
+            seen,
+            lambda shown: (
                 shown.entry.editing != self.editing
                 or shown.replay.log.events[:number] != self.events[:number]
-            ):
-                return _changed_first("table.recorded-elsewhere")
-        return self._in_order(lambda: self._start_edit(number))
+            ),
+            "table.recorded-elsewhere",
+            lambda: self._start_edit(number),
+        )
 
     def _start_edit(self, number: int) -> Notice | None:
         if not 1 <= number <= len(self.events):
@@ -626,14 +624,12 @@ class GameSession:
         return None
 
     def cancel_edit(self, *, seen: Seen = None) -> Notice | None:
-        views = self._views_shown(seen)
-        if isinstance(views, Notice):
-            return views
-        if any(
-            shown is not None and shown.entry.editing != self.editing for shown in views
-        ):
-            return _changed_first("table.recorded-elsewhere")
-        return self._in_order(self._cancel_edit)
+        return self._unless_changed(
+            seen,
+            lambda shown: shown.entry.editing != self.editing,
+            "table.recorded-elsewhere",
+            self._cancel_edit,
+        )
 
     def _cancel_edit(self) -> Notice | None:
         if self._entry.editing is None:
@@ -805,6 +801,22 @@ class GameSession:
             views.append(shown)
         # The same view twice is one view.
         return views if any(views) else [None]
+
+    def _unless_changed(
+        self,
+        seen: Seen,
+        changed: Callable[[TableView], bool],
+        key: str,
+        action: Callable[[], Notice | None],
+    ) -> Notice | None:
+        """``action`` in order, unless it would not mean the same on a view the
+        device may have shown: then refused with the notice ``key``."""
+        views = self._views_shown(seen)
+        if isinstance(views, Notice):
+            return views
+        if any(shown is not None and changed(shown) for shown in views):
+            return _changed_first(key)
+        return self._in_order(action)
 
     def _still_open(self, shown: TableView, seat: int) -> Notice | None:
         """Refused unless the trick shown is still entered and ``seat`` still empty."""
