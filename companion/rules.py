@@ -834,7 +834,6 @@ def _slipped_name(text: str) -> tuple[str | None, str]:
     more likely another game's own ("curse tracks" are Trick Runaway's)."""
     typed = text.split()
     found: dict[str, tuple[int, int]] = {}
-    known = _index("en").idf
     for words, slug in _names_in_words():
         # "the curse game" is any of these games, not a slip of "cursed game";
         # a slip that is no word of the rules ("cursd game") is still the name.
@@ -847,7 +846,9 @@ def _slipped_name(text: str) -> tuple[str | None, str]:
                 or (
                     len(right) >= 4
                     and _distance(w, right, 1) <= 1
-                    and not (describes and _stem(w) in known)
+                    # The index is read only for such a slip: a question in
+                    # Japanese, or with no slip, never builds the English one.
+                    and not (describes and _stem(w) in _index("en").idf)
                 )
                 for w, right in zip(window, words, strict=True)
             ):

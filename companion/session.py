@@ -460,8 +460,9 @@ class GameSession:
             if shown is None:
                 seats.add(self._view().next_seat())
                 continue
-            seats.add(shown.next_seat())
-            refusal = self._still_open(shown, shown.next_seat())
+            seat = shown.next_seat()
+            seats.add(seat)
+            refusal = self._still_open(shown, seat)
             if refusal is None:
                 refusal = self._card_still_free(shown, code, copy_number)
             if refusal is not None:
@@ -531,10 +532,11 @@ class GameSession:
 
     def take_back_last(self, *, seen: Seen = None) -> Notice | None:
         """Take back the card of the last filled seat the device showed."""
-        revisions = seen if isinstance(seen, tuple) else (seen,)
+        views = self._views_shown(seen)
+        if isinstance(views, Notice):
+            return views
         lasts = set()
-        for revision in revisions:
-            shown = self._views.get(revision) if revision is not None else None
+        for shown in views:
             taps = (shown or self._view()).entry.active
             filled = [at for at, slot in enumerate(taps) if slot is not None]
             lasts.add(filled[-1] if filled else None)
