@@ -18,8 +18,8 @@ PAGE_SIZE = 25
 
 # (the trash, one game or None, one folded name or None)
 Filter = tuple[bool, str | None, str | None]
-# (started, id): ascending, so the newest game is last
-Place = tuple[str, str]
+# The store's own order (GameInfo.sort_key): ascending, so the newest game is last
+Place = tuple[int, str, str]
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class Listing:
     def add(self, summary: GameSummary) -> None:
         info = summary.info
         self.lines[info.id] = info
-        place = (info.started, info.id)
+        place = info.sort_key
         for key in _filters(info):
             bisect.insort(self.orders.setdefault(key, []), place)
         if not info.deleted:
@@ -61,7 +61,7 @@ class Listing:
     def remove(self, summary: GameSummary) -> None:
         info = summary.info
         self.lines.pop(info.id, None)
-        place = (info.started, info.id)
+        place = info.sort_key
         for key in _filters(info):
             order = self.orders.get(key, [])
             at = bisect.bisect_left(order, place)
@@ -87,7 +87,7 @@ class Listing:
         end = len(order) - offset
         places = order[max(0, end - count) : end]
         return Page(
-            [self.lines[game_id] for _, game_id in reversed(places)],
+            [self.lines[place[-1]] for place in reversed(places)],
             len(order),
             offset,
         )
