@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
+import time
 from typing import Any
 
 import flet as ft
@@ -38,6 +41,11 @@ NAME_MOST = 20
 # What lies around the form's own scrolling box on a phone: the page's top
 # row and padding above it, Start and the gaps below it.
 ABOVE_FORM = 140
+# How long after the field is given the focus a blur is taken for the page
+# being laid out again under it (Flutter's web semantics can move the focused
+# input when a scrolling box around it is rebuilt), not for a player's tap.
+REFOCUS_S = 1.0
+BLUR_SETTLE_S = 0.1
 
 
 def numbers(value: str) -> list[int]:
@@ -54,6 +62,7 @@ class NewGame:
         self.name_problem: str | None = None  # shown under the name field
         self.starter: str | None = RANDOM
         self.name_field: ft.TextField | None = None  # the one on screen
+        self.refocus_until = float("-inf")  # see REFOCUS_S
         # the first round's gift card and strength, where a round start asks
         self.gift = ""
         self.reversed = False
@@ -214,7 +223,33 @@ class NewGame:
         """Enter, or a tap on Add, takes the focus from the field: give it
         back, so the next name can be typed at once."""
         if self.name_field is not None:
-            self.app.page.run_task(self.name_field.focus)
+            self.refocus_until = float("inf")  # until it is given and settled
+            self.app.page.run_task(self.give_focus, self.name_field)
+
+    async def give_focus(self, field: ft.TextField) -> None:
+        try:
+            await field.focus()
+        except (RuntimeError, TimeoutError):
+            return  # the form was left, or the device went away
+        finally:
+            self.refocus_until = time.monotonic() + REFOCUS_S
+
+    async def name_blurred(self, _event: ft.ControlEvent) -> None:
+        """The field lost the focus just after it was given back: unless the
+        player moved to another field, the page was laid out again under it,
+        so give it back once more."""
+        if time.monotonic() >= self.refocus_until:
+            return  # the tap that took it, or long after
+        # Another field's focus comes just after this blur: let it arrive.
+        await asyncio.sleep(BLUR_SETTLE_S)
+        if self.name_field is None or time.monotonic() >= self.refocus_until:
+            return
+        self.refocus_until = float("-inf")
+        with contextlib.suppress(RuntimeError, TimeoutError):
+            await self.name_field.focus()
+
+    def other_field_focused(self, _event: ft.ControlEvent) -> None:
+        self.refocus_until = float("-inf")
 
     def submitted(self, event: ft.ControlEvent) -> None:
         """Enter in the name field: the name as the field held it then.
@@ -379,6 +414,7 @@ class NewGame:
             label=t("new.name"),
             on_change=lambda e: setattr(self, "typed", e.control.value),
             on_submit=self.submitted,
+            on_blur=self.name_blurred,
             width=200,
         )
         rows: list[ft.Control] = [
@@ -482,6 +518,7 @@ class NewGame:
                         value=self.gift,
                         label=t("round.gift"),
                         on_change=lambda e: setattr(self, "gift", e.control.value),
+                        on_focus=self.other_field_focused,
                     ),
                 )
             )
@@ -608,5 +645,6 @@ class NewGame:
                 label=label,
                 width=width,
                 on_change=lambda e: self.set_field(key, e.control.value),
+                on_focus=self.other_field_focused,
             ),
         )
