@@ -322,13 +322,16 @@ def _spellings() -> tuple[re.Pattern[str], dict[str, str]]:
 SHORT_SPELLING = 3
 
 
-def _spelled(text: str) -> str:
-    """``text`` with kana spellings of the reference's kanji words in kanji.
+def _spelled(text: str, keep_case: bool = False) -> str:
+    """``text`` with kana spellings of the reference's kanji words in kanji,
+    in lower case unless ``keep_case`` (a title in capitals names a game).
 
     Katakana is left as typed, so that grammar (hiragana) can still be told
     from loanwords afterwards.
     """
-    text = unicodedata.normalize("NFKC", text).lower()
+    text = unicodedata.normalize("NFKC", text)
+    if not keep_case:
+        text = text.lower()
     if not _HIRAGANA.search(text):
         return text
     pattern, table = _spellings()
@@ -967,6 +970,8 @@ def _read(
     query = _said_not(lang).sub(" ", unicodedata.normalize("NFKC", query))
     spelled = _spelled(query)
     named, rest = read_game(spelled)
+    if named is None:
+        named, rest = read_game(_spelled(query, keep_case=True))
     if game is None and named is None and described:
         named, rest = _described_game(rest, lang, index)
     elif named is not None:

@@ -890,6 +890,13 @@ def test_a_game_named_keeps_the_results_to_that_game() -> None:
     assert (found[0].game, found[0].id) == ("cursed", "game-end")
 
 
+def test_a_title_in_capitals_keeps_the_results_to_that_game() -> None:
+    # "CURSED" in capitals is the game; "cursed" is a state in every game.
+    found = rules.search("CURSED card game when does it end")
+    assert found and {e.game for e in found} == {"cursed"}
+    assert found[0].id == "game-end"
+
+
 def test_only_a_game_name_searches_its_words() -> None:
     found = rules.search("wolf")
     assert found and {e.game for e in found} == {"wolf-x-trick"}
