@@ -45,7 +45,7 @@ ABOVE_FORM = 140
 # being laid out again under it (Flutter's web semantics can move the focused
 # input when a scrolling box around it is rebuilt), not for a player's tap.
 REFOCUS_S = 1.0
-BLUR_SETTLE_S = 0.1
+BLUR_SETTLE_S = 0.3
 
 
 def numbers(value: str) -> list[int]:
@@ -236,13 +236,19 @@ class NewGame:
 
     async def name_blurred(self, _event: ft.ControlEvent) -> None:
         """The field lost the focus just after it was given back: unless the
-        player moved to another field, the page was laid out again under it,
+        player tapped something else, the page was laid out again under it,
         so give it back once more."""
-        if time.monotonic() >= self.refocus_until:
+        blurred_at = time.monotonic()
+        if blurred_at >= self.refocus_until:
             return  # the tap that took it, or long after
-        # Another field's focus comes just after this blur: let it arrive.
+        # A finger's tap blurs the field when it lands and is handled when it
+        # lifts; another field's focus comes just after the blur: let either
+        # arrive.
         await asyncio.sleep(BLUR_SETTLE_S)
-        if self.name_field is None or time.monotonic() >= self.refocus_until:
+        tapped = ui.guard_of(self.app.page).tapped_at >= blurred_at
+        if tapped or self.app.screen is not self or self.name_field is None:
+            return
+        if time.monotonic() >= self.refocus_until:
             return
         self.refocus_until = float("-inf")
         with contextlib.suppress(RuntimeError, TimeoutError):
