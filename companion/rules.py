@@ -1472,6 +1472,8 @@ def _said(query: str, lang: str = "en") -> tuple[frozenset[str], str]:
     text = _NAME_ASIDE.sub(" ", text)
     # "-2" names a number below zero as plainly as "minus 2" does.
     text = _signed_in_words(text, lang)
+    # A game's name names no case: カースド holds the case word カース (curse).
+    text = read_game(text)[1]
     flat = _normalise(text) + " " + _normalise(_spelled(text))
     return frozenset(tokens(text)) | frozenset(tokens(_spelled(text))), flat
 

@@ -872,6 +872,26 @@ def test_what_is_said_not_to_be_the_case_names_no_qa() -> None:
     assert not rules.names_case(several_zero, said)
 
 
+def test_a_games_name_names_no_case() -> None:
+    # カースド (CURSED!) holds カース, a word for casting a curse: the name says
+    # which game, not that a curse is cast on a fortune already cursed.
+    on_cursed = rules.entry("cursed", "q-curse-on-cursed", "ja")
+    question = "カースド 呪文カードのやつ、呪われたフォーチュンを中立に戻すには？"
+    assert not rules.names_case(on_cursed, rules._said(question, "ja"))
+    assert rules.names_case(on_cursed, rules._said("呪われた運勢にカース", "ja"))
+
+
+def test_asking_when_names_no_kind_of_sacrifice() -> None:
+    # Each kind acts at its own time: the topic that tells all three answers.
+    for question, lang in [
+        ("生贄の効果っていつ使えるの", "ja"),
+        ("when can I use a sacrifice", "en"),
+    ]:
+        assert rules.search(question, lang, "cursed")[0].id == "sacrifices"
+    until_used = rules.search("when can i use the redirect sacrifice", "en", "cursed")
+    assert until_used[0].id == "q-until-used-sacrifice"
+
+
 @pytest.mark.parametrize(
     ("question", "named"),
     [
