@@ -305,6 +305,16 @@ class Table:
             except AssertionError:
                 continue
 
+    def add_with_no_tap_on_the_field(self, name: str) -> None:
+        """Type ``name`` into the name field, which must hold the focus
+        already, and add it."""
+        focused = self.page.locator("input:focus, textarea:focus")
+        focused.wait_for(state="attached", timeout=15_000)
+        self.wait_until(lambda: self.inside(focused, "name-field"))
+        self.page.keyboard.type(name)
+        self.tap("add-player")
+        self.wait(f"remove-{name}")
+
     def add_player(self, name: str) -> None:
         rows = self.page.locator(f'[flt-semantics-identifier="remove-{name}"]')
         before = rows.count()

@@ -10,24 +10,12 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from companion.i18n import text
 from screens.new_game import NAME_MOST
 from tests.screens.conftest import Table
-from tests.screens.test_second_tap import double_tap
 
 pytestmark = pytest.mark.browser
 
 
 def rows(table: Table, name: str) -> int:
     return table.page.locator(f'[flt-semantics-identifier="remove-{name}"]').count()
-
-
-def add_with_no_tap_on_the_field(table: Table, name: str) -> None:
-    """Type ``name`` into the name field, which must hold the focus already,
-    and add it."""
-    focused = table.page.locator("input:focus, textarea:focus")
-    focused.wait_for(state="attached", timeout=15_000)
-    table.wait_until(lambda: table.inside(focused, "name-field"))
-    table.page.keyboard.type(name)
-    table.tap("add-player")
-    table.wait(f"remove-{name}")
 
 
 def test_names_are_checked_as_they_are_added(table: Table) -> None:
@@ -87,19 +75,8 @@ def test_add_gives_the_focus_back_to_the_name_field(table: Table) -> None:
     table.tap("add-player")
     table.wait("remove-Ann")
     for name in ("Ben", "Cy"):
-        add_with_no_tap_on_the_field(table, name)
+        table.add_with_no_tap_on_the_field(name)
     table.shot("new-game-after-add")
-
-
-def test_a_hurried_second_tap_on_add_leaves_the_field_ready(table: Table) -> None:
-    """The second tap adds nothing, and the next name is still typed at once."""
-    table.tap("new-game")
-    table.tap("game-cursed")
-    table.type_into("name-field", "Ann")
-    double_tap(table, "add-player")
-    table.wait("remove-Ann")
-    add_with_no_tap_on_the_field(table, "Ben")
-    assert rows(table, "Ann") == 1
 
 
 # Flutter's web semantics can move the focused input out of the page when the
@@ -125,7 +102,7 @@ def test_the_name_field_takes_the_focus_back_when_the_page_takes_it(
     table.page.evaluate(BLUR_ON_NEXT_FOCUS)
     table.tap("add-player")
     table.wait("remove-Ann")
-    add_with_no_tap_on_the_field(table, "Ben")
+    table.add_with_no_tap_on_the_field("Ben")
 
 
 def test_player_counts_in_plain_words(table: Table) -> None:

@@ -3,7 +3,8 @@ every kind of control of every game's flow, store only what one tap means.
 
 Bounded to stay quick: one new-game form, one round start and one trick per
 trick game, a round's last card in Black Hearts, a spell and a sacrifice
-change in CURSED!, undo, and the home screen's links.
+change in CURSED!, undo, the home screen's links, and Add on the new-game form
+(the name field is still ready for the next name).
 """
 
 from __future__ import annotations
@@ -195,3 +196,14 @@ def test_home_links_double_tapped(table: Table) -> None:
     table.wait("import-open")
     table.pace()
     assert not table.has("import-text")
+
+
+def test_a_hurried_second_tap_on_add_leaves_the_field_ready(table: Table) -> None:
+    """The second tap adds nothing, and the next name is still typed at once."""
+    table.tap("new-game")
+    table.tap("game-cursed")
+    table.type_into("name-field", "Ann")
+    double_tap(table, "add-player")
+    table.wait("remove-Ann")
+    table.add_with_no_tap_on_the_field("Ben")
+    assert table.page.locator('[flt-semantics-identifier="remove-Ann"]').count() == 1
